@@ -1,0 +1,3 @@
+"""ragcourse: the helper package of the course "From RAG to Agentic RAG"."""
+
+__version__ = "0.1.0"

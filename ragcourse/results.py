@@ -1,0 +1,120 @@
+"""The records every pipeline returns, so notebooks, the CLI and tests read one shape."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A retrieved chunk as a prompt sees it: its text and where it came from."""
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    title: str
+    text: str
+    score: float = 0.0
+    page: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The citation label the prompts ask for, e.g. ``fin-2024-q3.md`` or ``report.pdf#page=2``."""
+        name = self.source.rsplit("/", 1)[-1]
+        return f"{name}#page={self.page}" if self.page else name
+
+
+@dataclass(frozen=True)
+class Citation:
+    doc_id: str
+    source: str
+    page: int | None = None
+
+
+@dataclass
+class Usage:
+    """LLM calls and tokens, summed over a run (the token-budget valve reads it)."""
+
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, usage: Any) -> None:
+        """Add one response's ``usage`` (an OpenAI ``CompletionUsage`` or ``None``)."""
+        self.llm_calls += 1
+        if usage is not None:
+            self.prompt_tokens += usage.prompt_tokens or 0
+            self.completion_tokens += usage.completion_tokens or 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"llm_calls": self.llm_calls, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "total_tokens": self.total_tokens}
+
+
+@dataclass
+class Step:
+    """One step of a run: a retrieval, a model call, a tool call, a judgement or a note."""
+
+    kind: str  # "retrieve" | "llm" | "tool" | "judge" | "reflect" | "answer" | "note"
+    tool: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    result: str = ""
+    passages: list[Passage] = field(default_factory=list)
+    tokens: int = 0
+    seconds: float = 0.0
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RagResult:
+    """What ``simple_rag``, ``agentic_rag`` and the reflection loop return."""
+
+    question: str
+    user: str
+    mode: str
+    model: str
+    answer: str
+    citations: list[Citation] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    trace: list[Step] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def retrieved_doc_ids(self) -> list[str]:
+        """Every document whose text entered a prompt during the run, in first-seen order."""
+        seen: dict[str, None] = {}
+        for step in self.trace:
+            for p in step.passages:
+                seen.setdefault(p.doc_id, None)
+        return list(seen)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``python -m ragcourse ask --json``."""
+        return {
+            "question": self.question, "user": self.user, "mode": self.mode, "model": self.model,
+            "answer": self.answer, "citations": [asdict(c) for c in self.citations],
+            "retrieved_doc_ids": self.retrieved_doc_ids,
+            "steps": [{"kind": s.kind, "tool": s.tool, "args": s.args} for s in self.trace],
+            "usage": self.usage.as_dict(), "seconds": round(self.seconds, 3),
+        }
+
+
+_CITATION = re.compile(r"\[([^\[\]]+?)\]")
+
+
+def extract_citations(answer: str, passages: list[Passage]) -> list[Citation]:
+    """The passages an answer cites by label, in order; labels that match no passage are ignored."""
+    by_label = {p.label: p for p in passages}
+    found: dict[tuple[str, int | None], Citation] = {}
+    for match in _CITATION.finditer(answer):
+        for label in (part.strip() for part in match.group(1).split(",")):
+            p = by_label.get(label)
+            if p is not None:
+                found.setdefault((p.doc_id, p.page), Citation(p.doc_id, p.source, p.page))
+    return list(found.values())
