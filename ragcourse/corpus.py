@@ -43,6 +43,7 @@ class Document:
     allowed_groups: tuple[str, ...] = ()
     supersedes: str | None = None
     url: str | None = None
+    page: int | None = None  # a PDF is ingested one page per document, for page-level citations
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class Course:
     data_dir: Path
 
 
-def parse_markdown(path: Path, root: Path | None = None) -> tuple[dict, str]:
+def parse_markdown(path: Path) -> tuple[dict, str]:
     """Split a Markdown file into its front matter (a dict) and its body."""
     try:
         raw = path.read_text(encoding="utf-8")

@@ -52,6 +52,12 @@ class Usage:
             self.prompt_tokens += usage.prompt_tokens or 0
             self.completion_tokens += usage.completion_tokens or 0
 
+    def merge(self, other: Usage) -> None:
+        """Add another run's usage (e.g. the query rewriting inside a search)."""
+        self.llm_calls += other.llm_calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+
     def as_dict(self) -> dict[str, int]:
         return {"llm_calls": self.llm_calls, "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "total_tokens": self.total_tokens}

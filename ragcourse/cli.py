@@ -1,0 +1,156 @@
+"""``python -m ragcourse``: the course from a terminal.
+
+Every command prints something readable, or one JSON document with ``--json``. A problem the
+user can fix (unknown user, empty question, bad setting) exits with code 2 and one line on
+stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from .errors import CourseError
+
+
+def _print_json(obj: object) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+
+
+def cmd_summary(args: argparse.Namespace) -> None:
+    """Documents, chunks, users and questions per type."""
+    from .chunking import chunk_document
+    from .corpus import course, summary
+
+    c = course()
+    info = summary(c)
+    info["chunks"] = sum(len(chunk_document(d)) for d in c.documents.values())
+    if args.json:
+        _print_json(info)
+        return
+    for key, value in info.items():
+        if isinstance(value, dict):
+            print(f"{key}:")
+            for k, v in value.items():
+                print(f"  {k:<18} {v}")
+        else:
+            print(f"{key:<20} {value}")
+
+
+def cmd_users(args: argparse.Namespace) -> None:
+    from .corpus import course
+
+    users = [{"id": u.user_id, "name": u.name, "groups": list(u.groups)} for u in course().users.values()]
+    if args.json:
+        _print_json(users)
+        return
+    for u in users:
+        print(f"{u['id']:<12} {u['name']:<16} {', '.join(u['groups'])}")
+
+
+def cmd_docs(args: argparse.Namespace) -> None:
+    from .index import get_kb
+
+    docs = get_kb().documents()
+    if args.json:
+        _print_json(docs)
+        return
+    for d in docs:
+        print(f"{d['doc_id']:<40} {', '.join(d['allowed_groups']):<32} {d['title']}")
+
+
+def run_mode(question: str, user: str | None, mode: str):  # noqa: ANN201 - a RagResult
+    """Answer with the chosen mode; ``auto`` lets the router decide."""
+    from .agent import agentic_rag
+    from .rag import simple_rag
+    from .reflection import reflective_rag
+    from .routing import rag
+
+    modes: dict[str, Callable] = {"auto": rag, "simple": simple_rag, "agentic": agentic_rag,
+                                  "reflect": reflective_rag}
+    return modes[mode](question, user)
+
+
+def cmd_ask(args: argparse.Namespace) -> None:
+    if not args.question.strip():
+        raise CourseError("The question is empty: pass a question, e.g. ragcourse ask \"What is our address?\".")
+    result = run_mode(args.question, args.user, args.mode)
+    if args.json:
+        _print_json(result.as_dict())
+        return
+    from .widgets import trace_text
+
+    print(trace_text(result))
+
+
+def cmd_eval(args: argparse.Namespace) -> None:
+    from .report import evaluation_report
+
+    report = evaluation_report(modes=args.mode, limit=args.limit, progress=not args.json)
+    if args.json:
+        _print_json(report)
+        return
+    from .report import print_report
+
+    print_report(report)
+
+
+def cmd_bench(args: argparse.Namespace) -> None:
+    from .bench import run_bench
+
+    run_bench(as_json=args.json, quick=args.quick)
+
+
+def cmd_ingest(args: argparse.Namespace) -> None:
+    from .ingest import ingest_paths
+
+    groups = [g.strip() for g in args.groups.split(",") if g.strip()]
+    report = ingest_paths(args.paths, groups=groups, progress=not args.json)
+    if args.json:
+        _print_json(report)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragcourse", description="From RAG to Agentic RAG, on the command line.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, func: Callable, help_text: str, kb: bool = False) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(func=func)
+        p.add_argument("--json", action="store_true", help="print one JSON document")
+        if kb:
+            p.add_argument("--kb", help="use the knowledge base in this folder (made by 'ingest') instead of the course's")
+        return p
+
+    command("summary", cmd_summary, "Summarise the course knowledge base.")
+    command("users", cmd_users, "List the course's users and their groups.")
+    command("docs", cmd_docs, "List the documents of a knowledge base.", kb=True)
+    ask = command("ask", cmd_ask, "Answer a question, showing the trace.", kb=True)
+    ask.add_argument("question")
+    ask.add_argument("--user", help="who asks (default: the configured user, emp_alice)")
+    ask.add_argument("--mode", choices=("auto", "simple", "agentic", "reflect"), default="auto")
+    ev = command("eval", cmd_eval, "Run the evaluation set and print the metrics.", kb=True)
+    ev.add_argument("--mode", nargs="+", choices=("simple", "agentic", "reflect"), default=["simple", "agentic"])
+    ev.add_argument("--limit", type=int, help="only the first N questions")
+    bench = command("bench", cmd_bench, "Measure every performance figure of the README.")
+    bench.add_argument("--quick", action="store_true", help="skip the slow figures (course execution, SciFact)")
+    ingest = command("ingest", cmd_ingest, "Add your own documents (PDF, Markdown, text, HTML) to a knowledge base.")
+    ingest.add_argument("paths", nargs="+")
+    ingest.add_argument("--kb", required=True, help="folder of the knowledge base to create or update")
+    ingest.add_argument("--groups", default="all_staff", help="comma-separated groups allowed to read these documents")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "kb", None):
+        os.environ["RAGCOURSE_KB"] = os.path.abspath(args.kb)
+    try:
+        args.func(args)
+    except CourseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,217 @@
+"""Text mechanics shared by every task of the offline model: sentences, terms, periods, numbers.
+
+Everything here is general-purpose and works on text the model has never seen:
+
+* sentences come from splitting on sentence ends and line breaks; Markdown table rows
+  become "header: value" sentences, so a row keeps its meaning out of the table;
+* terms are lower-cased, stop-word-free, Snowball-stemmed words (``margins`` -> ``margin``);
+* periods are written in many ways ("Q3 2024", "2024 Q3", "third quarter of 2024", "Q3-24");
+  :func:`normalise_periods` rewrites them all to "Q3 2024" *for matching only* (answers
+  always quote the source verbatim);
+* anchors are the terms a supporting sentence must not contradict: years, quarters,
+  months and product codes. "Q3 2023" does not answer a question about "Q3 2024".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between both
+but by can could did do does doing down during each few for from further had has have having he her here hers him his
+how i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over
+own same she should so some such than that the their theirs them then there these they this those through to too under
+until up very was we were what when where which while who whom why will with would you your yours please tell show give
+find know let us company company's many much get got make made use used using like per via vs versus
+""".split())
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+_MONTH_PREFIX = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+_YEAR = r"(?:19|20)\d{2}"
+_QUARTER_PATTERNS = (
+    (re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)[ -]quarter(?:\s+(?:of\s+)?(?:fy\s*)?({_YEAR}))?\b",
+                re.I), lambda m: (_ORDINALS[m[1].lower()], m[2])),
+    (re.compile(rf"\b(?:fy\s*)?({_YEAR})\s*[-/ ]?\s*q([1-4])\b", re.I), lambda m: (int(m[2]), m[1])),
+    (re.compile(rf"\bq([1-4])\s*(?:[-/' ]\s*|\s+of\s+)?(?:fy\s*)?({_YEAR})\b", re.I), lambda m: (int(m[1]), m[2])),
+    (re.compile(r"\bq([1-4])\s*[-/']\s*(\d{2})\b", re.I), lambda m: (int(m[1]), "20" + m[2])),
+)
+_BARE_QUARTER = re.compile(r"\bq([1-4])\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({'|'.join(MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
+                         rf"(?:\s+\d{{1,2}},?)?\s+({_YEAR})\b", re.I)
+_STANDALONE_YEAR = re.compile(rf"(?<![\d.,$])\b({_YEAR})\b(?![.,]?\d)")
+_WORD = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
+_CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9]+(?:-[a-z0-9]+)+$")
+
+#: A quantity as written in a document: "$47.9M", "45.2%", "3,200 units", "6 percent".
+NUMBER = re.compile(r"(?<![\w.])[$€£]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|percentage points?\b|pp\b|[mMkK]\b|"
+                    r"bn\b|million\b|billion\b|thousand\b))?")
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9$])")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|no|approx|ca|dr|mr|ms|mrs|inc|ltd|co|st)\.$", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+|#{1,6}\s+)")
+
+_AI_INSTRUCTION = re.compile(
+    r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules?|prompts?|guidelines?|above)\b"
+    r"|\b(ai|llm|language model|chatbot|assistant|gpt)s?\b.{0,60}\b(must|should|shall|are instructed|reading this)\b"
+    r"|\b(you are now|system prompt|jailbreak|as an ai)\b",
+    re.I)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+@dataclass(frozen=True, order=True)
+class Period:
+    """A time period named in a text: a quarter, a month or a year (``year`` may be unknown)."""
+
+    year: int | None
+    kind: str  # "quarter" | "month" | "year"
+    number: int = 0
+
+    @property
+    def text(self) -> str:
+        if self.kind == "quarter":
+            return f"Q{self.number} {self.year}" if self.year else f"Q{self.number}"
+        if self.kind == "month":
+            name = MONTHS[self.number - 1].capitalize()
+            return f"{name} {self.year}" if self.year else name
+        return str(self.year)
+
+    def sort_key(self) -> tuple[int, int]:
+        """Chronological order; months map into their quarter so "Q3" and "September" compare."""
+        months = {"quarter": self.number * 3, "month": self.number, "year": 12}[self.kind]
+        return (self.year or 0, months)
+
+
+def normalise_periods(text: str) -> str:
+    """Rewrite every quarter notation to "Q<n> <year>" so different spellings match."""
+    for pattern, parts in _QUARTER_PATTERNS:
+        text = pattern.sub(lambda m, parts=parts: _quarter_text(*parts(m)), text)
+    return text
+
+
+def _quarter_text(number: int, year: str | None) -> str:
+    return f"Q{number} {year}" if year else f"Q{number}"
+
+
+def find_periods(text: str) -> list[Period]:
+    """The periods a text names, in order of appearance, without repeats."""
+    text = normalise_periods(text)
+    found: list[tuple[int, Period]] = []
+    taken: list[tuple[int, int]] = []
+    for m in re.finditer(rf"\bQ([1-4])(?: ({_YEAR}))?\b", text):
+        found.append((m.start(), Period(int(m[2]) if m[2] else None, "quarter", int(m[1]))))
+        taken.append(m.span())
+    for m in _MONTH_YEAR.finditer(text):
+        found.append((m.start(), Period(int(m[2]), "month", _MONTH_PREFIX[m[1][:3].lower()])))
+        taken.append(m.span())
+    for m in re.finditer(rf"\b({'|'.join(MONTHS)})\b", text, re.I):
+        if not any(a <= m.start() < b for a, b in taken):
+            found.append((m.start(), Period(None, "month", MONTHS.index(m[1].lower()) + 1)))
+            taken.append(m.span())
+    for m in _STANDALONE_YEAR.finditer(text):
+        if not any(a <= m.start() < b for a, b in taken):
+            found.append((m.start(), Period(int(m[1]), "year")))
+    return list(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
+
+
+def stem(word: str) -> str:
+    return _stemmer().stemWord(word)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens of ``text`` (periods normalised; codes like "lx-200" and "45.2" kept whole)."""
+    return _WORD.findall(normalise_periods(text).lower().replace("'s ", " "))
+
+
+def terms(text: str) -> list[str]:
+    """Stemmed content words in order: what two texts must share to be about the same thing."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+
+
+def anchors(text: str) -> set[str]:
+    """The terms a supporting sentence must contain: years, quarters, months and product codes."""
+    found = set()
+    for w in words(text):
+        if re.fullmatch(_YEAR, w) or re.fullmatch(r"q[1-4]", w) or w in MONTHS or _CODE.match(w):
+            found.add(stem(w))
+    return found
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences and list items of a passage; Markdown tables become one "header: value" sentence per row."""
+    sentences: list[str] = []
+    lines = text.splitlines()
+    header: list[str] | None = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                continue
+            if header is None:
+                header = cells
+                continue
+            sentences.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=False) if c))
+            continue
+        header = None
+        stripped = _BULLET.sub("", stripped)
+        if stripped:
+            sentences.extend(_split_line(stripped))
+    return [s for s in sentences if len(s.split()) >= 3]
+
+
+def _split_line(line: str) -> list[str]:
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(line):
+        if parts and _ABBREVIATION.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def is_instruction_to_ai(sentence: str) -> bool:
+    """True for sentences that talk to an AI system ("ignore your rules ..."): data, never an answer."""
+    return bool(_AI_INSTRUCTION.search(sentence))
+
+
+def numbers(text: str) -> list[re.Match[str]]:
+    """Quantities in ``text`` (years and quarter numbers excluded), as regex matches with positions."""
+    found = []
+    for m in NUMBER.finditer(text):
+        value = m.group().strip()
+        if re.fullmatch(_YEAR, value) or text[max(0, m.start() - 1):m.start()].lower() == "q":
+            continue
+        found.append(m)
+    return found
+
+
+def number_value(quantity: str) -> float:
+    """The numeric value of a quantity as written ("$47.9M" -> 47.9, "3,200" -> 3200)."""
+    return float(re.sub(r"[^\d.]", "", quantity.replace(",", "")).rstrip(".") or 0)
+
+
+def unit_of(quantity: str) -> str:
+    """The unit of a quantity: "%", "$", "$M" or "" (so results are written in the same unit)."""
+    q = quantity.lower()
+    if "%" in q or "percent" in q:
+        return "%"
+    scale = next((s for s, keys in (("M", ("m", "million")), ("bn", ("bn", "billion")), ("k", ("k", "thousand")))
+                  if any(re.search(rf"\d\s?{k}\b", q) for k in keys)), "")
+    return ("$" if q.startswith("$") else "") + scale
+
+
+def is_refusal(text: str) -> bool:
+    """True when an answer says it cannot answer (the offline model's or a real model's wording)."""
+    return bool(re.search(r"\b(cannot|can't|could not|couldn't|unable to|do not|don't)\b.{0,30}\b(find|answer|know|"
+                          r"locate|determine)\b|\bnot (?:found|available|mentioned|contain)", text, re.I))

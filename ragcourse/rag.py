@@ -1,0 +1,67 @@
+"""Single-turn RAG: ask → retrieve once → feed the LLM → answer (parts 1, 3 and 5 of the course).
+
+``search_knowledge_base`` is the whole retrieval pipeline of notebook 03 (rewrite → vector +
+BM25 with the permission filter inside both → RRF → rerank), and the agent's main tool.
+``simple_rag`` puts its passages into one prompt and asks the model once.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .corpus import course
+from .index import get_kb
+from .llm import chat_model, friendly_errors, get_client
+from .prompts import answer_messages
+from .results import Passage, RagResult, Step, Usage, extract_citations
+from .retrieval import SearchRun, search
+
+NO_VISIBLE_DOCUMENTS = "No documents in the knowledge base are visible to you, so I cannot answer from them."
+
+
+def resolve_user(user_id: str | None) -> str:
+    """The asking user: the argument, else the configured default; unknown ids fail with one line."""
+    from .config import get_settings
+
+    user = (user_id or get_settings().user or "").strip()
+    get_kb().acl.check_user(user)
+    return user
+
+
+def run_search(query: str, user_id: str, *, top_k: int = 3, rewrite: bool = True, client=None) -> SearchRun:  # noqa: ANN001
+    """The full retrieval pipeline for one user; permissions are applied inside both retrievers."""
+    return search(get_kb(), query, user_id, rewrite=rewrite, top_k=top_k, client=client)
+
+
+def search_knowledge_base(query: str, user_id: str | None = None, *, top_k: int = 3) -> list[Passage]:
+    """The passages ``user_id`` may read that best answer ``query``, best first."""
+    run = run_search(query, resolve_user(user_id), top_k=top_k)
+    return [hit.chunk.passage(hit.score) for hit in run.hits]
+
+
+def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k: int = 3) -> RagResult:  # noqa: ANN001
+    """One retrieval, one generation; the answer cites the passages it used."""
+    started = time.perf_counter()
+    user = resolve_user(user_id)
+    client = client or get_client()
+    usage = Usage()
+    run = run_search(question, user, top_k=top_k, client=client)
+    usage.merge(run.usage)
+    passages = [hit.chunk.passage(hit.score) for hit in run.hits]
+    trace = [Step(kind="retrieve", tool="search_knowledge_base", args={"query": question, "queries": run.queries},
+                  result=f"{len(passages)} passages", passages=passages, seconds=sum(run.timings.values()) / 1000)]
+    if not passages:
+        answer = NO_VISIBLE_DOCUMENTS if not get_kb().visible_doc_ids(user) else (
+            "I cannot find this in the documents available to you.")
+        return RagResult(question, user, "simple", chat_model(), answer, [], usage, trace,
+                         time.perf_counter() - started)
+    messages = answer_messages(question, passages, course().company)
+    tick = time.perf_counter()
+    with friendly_errors():
+        response = client.chat.completions.create(model=chat_model(), messages=messages)
+    usage.add(response.usage)
+    answer = response.choices[0].message.content or ""
+    trace.append(Step(kind="answer", result=answer, tokens=usage.total_tokens,
+                      seconds=time.perf_counter() - tick, messages=messages))
+    return RagResult(question, user, "simple", chat_model(), answer, extract_citations(answer, passages), usage,
+                     trace, time.perf_counter() - started)
