@@ -10,6 +10,7 @@ scored, so a restricted chunk can never take a place in the top-k.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Iterable, Sequence
 
@@ -55,8 +56,19 @@ def tokenize(text: str) -> list[str]:
     return terms
 
 
+class LuceneBM25(BM25Okapi):
+    """BM25Okapi with Lucene's IDF, log(1 + (N - n + 0.5) / (n + 0.5)), which is never zero or negative.
+
+    rank-bm25's Okapi IDF is zero for a term in half of the chunks and clipped for more, so on a small
+    collection "gross margin" can score nothing at all; Lucene (and Anserini's published runs) use this form.
+    """
+
+    def _calc_idf(self, nd: dict[str, int]) -> None:
+        self.idf = {word: math.log(1 + (self.corpus_size - n + 0.5) / (n + 0.5)) for word, n in nd.items()}
+
+
 class BM25Index:
-    """BM25 over ``tokenize(chunk.embed_text)``; searches only the chunk ids it is allowed to."""
+    """BM25 (k1=1.5, b=0.75) over ``tokenize(chunk.embed_text)``; searches only the chunk ids it is allowed to."""
 
     def __init__(self, chunks: Sequence[Chunk]) -> None:
         self.chunk_ids = [c.chunk_id for c in chunks]
@@ -64,7 +76,7 @@ class BM25Index:
         self._by_doc: dict[str, list[str]] = {}
         for c in chunks:
             self._by_doc.setdefault(c.doc_id, []).append(c.chunk_id)
-        self._bm25 = BM25Okapi([tokenize(c.embed_text) for c in chunks]) if chunks else None
+        self._bm25 = LuceneBM25([tokenize(c.embed_text) for c in chunks]) if chunks else None
 
     def __len__(self) -> int:
         return len(self.chunk_ids)

@@ -20,14 +20,20 @@ from functools import lru_cache
 
 import Stemmer
 
-STOPWORDS = frozenset("""
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``: long word lists read better as a paragraph."""
+    return frozenset(text.split())
+
+
+STOPWORDS = word_set("""
 a about above after again against all also am an and any are as at be because been before being below between both
 but by can could did do does doing down during each few for from further had has have having he her here hers him his
 how i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over
 own same she should so some such than that the their theirs them then there these they this those through to too under
 until up very was we were what when where which while who whom why will with would you your yours please tell show give
 find know let us company company's many much get got make made use used using like per via vs versus
-""".split())
+""")
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -69,7 +75,7 @@ def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Period:
     """A time period named in a text: a quarter, a month or a year (``year`` may be unknown)."""
 
@@ -122,6 +128,20 @@ def find_periods(text: str) -> list[Period]:
         if not any(a <= m.start() < b for a, b in taken):
             found.append((m.start(), Period(int(m[1]), "year")))
     return list(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()]|\s(?:from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence cut at commas and contrast words: "margin rose to 45.2%", "from 42.1% in Q2 2024"."""
+    return [c for c in _CLAUSE_BREAK.split(sentence) if c.strip()]
+
+
+def opens_with_period(sentence: str) -> bool:
+    """Whether the sentence's first clause names a period (then that period, not the title's, is its topic)."""
+    parts = clauses(sentence)
+    return bool(parts and find_periods(parts[0]))
 
 
 def stem(word: str) -> str:

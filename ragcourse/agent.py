@@ -1,0 +1,176 @@
+"""Agentic RAG: a ReAct loop over OpenAI tool calls, kept under control by three valves.
+
+Single-turn RAG retrieves once. A composite question — "compare Q3 and Q2 gross margins and
+explain the change" — needs several searches, a subtraction and a search for reasons. Here
+the model decides: each step it either calls tools (think → act) and reads their results
+(observe), or answers. The program keeps the control a model cannot be trusted with:
+
+* **step limit** — at most ``max_steps`` decisions; then the model must answer (``OUT_OF_STEPS``);
+* **de-duplication** — a repeated search is answered from a cache whose key includes the user
+  and the permission version (see :class:`ragcourse.tools.SearchCache`);
+* **token budget** — once ``token_budget`` tokens are spent, one last call must answer
+  (``OUT_OF_TOKENS``), so the overshoot is at most that one call.
+
+The user's identity is the session's, given to the :class:`~ragcourse.tools.ToolBox` by the
+program; the model's arguments cannot change it. Every model decision, tool call, valve and
+error is a :class:`~ragcourse.results.Step` in the trace.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+from openai.types.chat import ChatCompletionMessage
+
+from .errors import CourseError
+from .prompts import AGENT_SYSTEM, OUT_OF_STEPS, OUT_OF_TOKENS
+from .results import Passage, RagResult, Step, Usage, extract_citations
+from .tools import TOOL_SCHEMAS, SearchFunction, ToolBox
+
+#: Said when the model, told to answer, still only asks for tools.
+NO_FINAL_ANSWER = "I could not finish: the model kept calling tools instead of answering from what it found."
+EMPTY_ANSWER = "The model returned an empty answer."
+
+
+class ModelUnavailable(CourseError):
+    """The model could not be called (network, key, rate limit); the run stops with what it has."""
+
+
+def session_user(user_id: str | None) -> str:
+    """The user the whole run acts for: the argument, else the configured default; unknown ids fail in one line."""
+    from .config import get_settings
+    from .corpus import course
+
+    user = (user_id or get_settings().user or "").strip()
+    users = course().users
+    if user not in users:
+        raise CourseError(f"Unknown user {user!r}: use one of {', '.join(users)}.")
+    return user
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One chat completion as the trace needs it."""
+
+    message: ChatCompletionMessage
+    tokens: int
+    seconds: float
+    sent: list[dict[str, Any]]
+
+
+def call_model(client: Any, model: str, messages: list[dict[str, Any]], usage: Usage, **options: Any) -> ModelCall:
+    """Call the model once, add its tokens to ``usage``; every API failure becomes :class:`ModelUnavailable`."""
+    from .llm import friendly_errors
+
+    sent = list(messages)
+    tick = time.perf_counter()
+    try:
+        with friendly_errors():
+            response = client.chat.completions.create(model=model, messages=sent, **options)
+    except (CourseError, openai.OpenAIError) as exc:
+        raise ModelUnavailable(str(exc)) from exc
+    before = usage.total_tokens
+    usage.add(response.usage)
+    return ModelCall(response.choices[0].message, usage.total_tokens - before, time.perf_counter() - tick, sent)
+
+
+def _describe_calls(message: ChatCompletionMessage) -> str:
+    calls = ", ".join(f"{c.function.name}({c.function.arguments})" for c in message.tool_calls or ())
+    thought = (message.content or "").strip()
+    return f"{thought}\n→ {calls}" if thought else f"→ {calls}"
+
+
+@dataclass
+class _Conversation:
+    """The messages of one run and the bookkeeping every model call shares."""
+
+    client: Any
+    model: str
+    messages: list[dict[str, Any]]
+    usage: Usage = field(default_factory=Usage)
+    trace: list[Step] = field(default_factory=list)
+
+    def ask(self, tool_choice: str) -> ModelCall:
+        return call_model(self.client, self.model, self.messages, self.usage, tools=TOOL_SCHEMAS,
+                          tool_choice=tool_choice)
+
+    def note(self, text: str) -> None:
+        self.trace.append(Step(kind="note", result=text))
+
+    def answered(self, call: ModelCall, fallback: str) -> str:
+        answer = (call.message.content or "").strip() or fallback
+        self.trace.append(Step(kind="answer", result=answer, tokens=call.tokens, seconds=call.seconds,
+                               messages=call.sent))
+        return answer
+
+    def final(self, instruction: str, reason: str) -> str:
+        """A valve closed: tell the model why, and take its answer without running any more tools."""
+        self.note(reason)
+        self.messages.append({"role": "user", "content": instruction})
+        return self.answered(self.ask("none"), NO_FINAL_ANSWER)
+
+
+def agentic_rag(question: str, user_id: str | None = None, max_steps: int = 5, *, token_budget: int = 8000,
+                client: Any = None, search: SearchFunction | None = None, tools: ToolBox | None = None) -> RagResult:
+    """Answer ``question`` for ``user_id`` with the ReAct loop; never more than ``max_steps`` tool-calling decisions.
+
+    ``search`` replaces the knowledge-base search (tests, notebooks); ``tools`` replaces the whole
+    toolbox. A model or API failure ends the run with an answer that says so, not an exception,
+    so an agent in production degrades instead of crashing.
+    """
+    if not question.strip():
+        raise CourseError("The question is empty: ask something, e.g. \"What was the Q3 2024 gross margin?\".")
+    if max_steps < 1 or token_budget < 1:
+        raise CourseError(f"max_steps ({max_steps}) and token_budget ({token_budget}) must be at least 1.")
+    from .corpus import course
+    from .llm import chat_model, get_client
+
+    started = time.perf_counter()
+    user = session_user(user_id)
+    tools = tools or ToolBox(user, search=search)
+    if tools.user_id != user:
+        raise CourseError(f"The toolbox acts for {tools.user_id!r}, not for {user!r}: build it for the asking user.")
+    info = course()
+    system = AGENT_SYSTEM.format(company=info.company, today=info.today.isoformat(), example="fin-2024-q3.md")
+    run = _Conversation(client or get_client(), chat_model(),
+                        [{"role": "system", "content": system}, {"role": "user", "content": question}])
+    passages: list[Passage] = []
+    try:
+        answer = _loop(run, tools, passages, max_steps, token_budget)
+    except ModelUnavailable as exc:
+        run.note(f"stopped: the model could not be called ({exc})")
+        answer = f"The agent stopped because the model could not be called ({exc})."
+    return RagResult(question, user, "agentic", run.model, answer, extract_citations(answer, passages), run.usage,
+                     run.trace, time.perf_counter() - started)
+
+
+def _loop(run: _Conversation, tools: ToolBox, passages: list[Passage], max_steps: int, token_budget: int) -> str:
+    """Think → act → observe until the model answers or a valve closes; returns the answer."""
+    for step in range(1, max_steps + 1):
+        if run.usage.total_tokens >= token_budget:
+            return run.final(OUT_OF_TOKENS, f"token budget spent: {run.usage.total_tokens} of {token_budget} "
+                                            f"tokens after {step - 1} steps")
+        call = run.ask("auto")
+        message = call.message
+        if not message.tool_calls:
+            return run.answered(call, EMPTY_ANSWER)
+        calls = [{"id": c.id or f"call_{step}_{i}", "type": "function",
+                  "function": {"name": c.function.name, "arguments": c.function.arguments}}
+                 for i, c in enumerate(message.tool_calls)]
+        run.trace.append(Step(kind="llm", args={"step": step, "tool_calls": [c["function"] for c in calls]},
+                              result=_describe_calls(message), tokens=call.tokens, seconds=call.seconds,
+                              messages=call.sent))
+        run.messages.append({"role": "assistant", "content": message.content, "tool_calls": calls})
+        for request in calls:
+            name, tick = request["function"]["name"], time.perf_counter()
+            observation = tools.execute(name, request["function"]["arguments"])
+            for text in observation.notes:
+                run.note(text)
+            passages.extend(observation.passages)
+            run.trace.append(Step(kind="tool", tool=name, args=observation.args, result=observation.content,
+                                  passages=observation.passages, seconds=time.perf_counter() - tick))
+            run.messages.append({"role": "tool", "tool_call_id": request["id"], "content": observation.content})
+    return run.final(OUT_OF_STEPS, f"step limit reached: {max_steps} steps")

@@ -1,0 +1,115 @@
+"""Relative dates made absolute, from the "Today is ..." line the course's prompts carry.
+
+Search engines cannot match "last week" or "our Q3" against dated documents, so the
+offline model rewrites them the way a careful human would: "last week" is the previous
+Monday-to-Sunday, "the last three months" are the three full months before this one,
+and a quarter named without a year is the most recent such quarter that has ended.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from .text import MONTHS, Period
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12}
+_LAST_N_MONTHS = re.compile(r"\b(?:the\s+)?(?:last|past|previous)\s+(\d+|two|three|four|five|six|nine|twelve)\s+months\b",
+                            re.I)
+
+
+def today_from(text: str) -> date | None:
+    """The date written after "Today is" (ISO format), if any."""
+    m = re.search(r"\btoday is\b[^0-9]{0,20}(\d{4})-(\d{2})-(\d{2})", text, re.I)
+    return date(int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+def _month_start(day: date, back: int) -> date:
+    index = day.year * 12 + day.month - 1 - back
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _month_end(start: date) -> date:
+    return _month_start(start, -1) - timedelta(days=1)
+
+
+def relative_range(text: str, today: date) -> tuple[date, date] | None:
+    """The date range a relative expression in ``text`` means, e.g. "last week" -> (Mon, Sun) before today."""
+    lowered = text.lower()
+    monday = today - timedelta(days=today.weekday())
+    if re.search(r"\blast week\b|\bprevious week\b", lowered):
+        return monday - timedelta(days=7), monday - timedelta(days=1)
+    if re.search(r"\bthis week\b", lowered):
+        return monday, today
+    if "yesterday" in lowered:
+        return today - timedelta(days=1), today - timedelta(days=1)
+    m = re.search(r"\b(?:last|past)\s+(\d+)\s+days\b", lowered)
+    if m:
+        return today - timedelta(days=int(m[1])), today - timedelta(days=1)
+    m = _LAST_N_MONTHS.search(lowered)
+    if m:
+        n = int(_NUMBER_WORDS.get(m[1], m[1]))
+        return _month_start(today, n), _month_start(today, 0) - timedelta(days=1)
+    if re.search(r"\blast month\b|\bprevious month\b", lowered):
+        start = _month_start(today, 1)
+        return start, _month_end(start)
+    if re.search(r"\bthis month\b", lowered):
+        return _month_start(today, 0), today
+    return None
+
+
+def _months_phrase(start: date, end: date) -> str:
+    names, day = [], start
+    while day <= end:
+        names.append((MONTHS[day.month - 1].capitalize(), day.year))
+        day = _month_start(day, -1)
+    if len({year for _, year in names}) == 1:
+        months = [name for name, _ in names]
+        listed = ", ".join(months[:-1]) + " and " + months[-1] if len(months) > 1 else months[0]
+        return f"{listed} {names[0][1]}"
+    return f"{names[0][0]} {names[0][1]} to {names[-1][0]} {names[-1][1]}"
+
+
+def _quarter_of(day: date) -> tuple[int, int]:
+    return (day.month - 1) // 3 + 1, day.year
+
+
+def resolve_relative(text: str, today: date) -> str:
+    """``text`` with relative dates replaced by absolute ones ("last week" -> "2025-01-13 to 2025-01-19")."""
+    q, year = _quarter_of(today)
+    prev_q, prev_year = (q - 1, year) if q > 1 else (4, year - 1)
+    prev_month = _month_start(today, 1)
+    replacements = [
+        (_LAST_N_MONTHS.pattern, lambda m: _months_phrase(*relative_range(m[0], today))),
+        (r"\b(?:last|previous) week\b", lambda m: "{} to {}".format(*relative_range("last week", today))),
+        (r"\bthis week\b", lambda m: "{} to {}".format(*relative_range("this week", today))),
+        (r"\byesterday\b", lambda m: (today - timedelta(days=1)).isoformat()),
+        (r"\b(?:last|previous) month\b", lambda m: f"{MONTHS[prev_month.month - 1].capitalize()} {prev_month.year}"),
+        (r"\bthis month\b", lambda m: f"{MONTHS[today.month - 1].capitalize()} {today.year}"),
+        (r"\b(?:last|previous) quarter\b", lambda m: f"Q{prev_q} {prev_year}"),
+        (r"\bthis quarter\b", lambda m: f"Q{q} {year}"),
+        (r"\b(?:last|previous) year\b", lambda m: str(today.year - 1)),
+        (r"\bthis year\b", lambda m: str(today.year)),
+        (r"\btoday\b", lambda m: today.isoformat()),
+    ]
+    for pattern, replace in replacements:
+        text = re.sub(pattern, replace, text, flags=re.I)
+    return text
+
+
+def fill_years(periods: list[Period], today: date | None) -> list[Period]:
+    """Give yearless quarters and months a year: the question's own year, else the latest one that has ended."""
+    years = [p.year for p in periods if p.year]
+    filled = []
+    for p in periods:
+        if p.year or p.kind == "year":
+            filled.append(p)
+        elif years:
+            filled.append(Period(years[-1], p.kind, p.number))
+        elif today:
+            last_month = p.number * 3 if p.kind == "quarter" else p.number
+            ended = today.month > last_month
+            filled.append(Period(today.year if ended else today.year - 1, p.kind, p.number))
+        else:
+            filled.append(p)
+    return list(dict.fromkeys(filled))

@@ -1,0 +1,94 @@
+"""Reading tool results: which number answers which side, and the final cited answer.
+
+An observation of a search tool is a list of ``[label] title`` passages (the same shape
+as the answer prompt's context), so the answering mechanics apply to it unchanged. For
+a comparison the model also needs *the* number of each side. It takes the sentence that
+mentions the subject ("gross margin") for the side's period, and in it the quantity
+closest to the subject words whose clause names no other period ("45.2%, up from 42.1%
+in Q2 2024" gives 45.2% for Q3 and 42.1% for Q2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .answering import Sentence, cite, select, sentences_of
+from .messages import Block, parse_blocks
+from .text import Period, anchors, clauses, find_periods, number_value, numbers, stem, terms, unit_of
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """The number found for one side of a comparison, with the sentence that states it."""
+
+    side: str
+    text: str        # as written, e.g. "45.2%"
+    value: float
+    unit: str
+    sentence: Sentence
+
+    @property
+    def plain(self) -> str:
+        """The number for a calculator expression: "45.2", "3200"."""
+        return f"{self.value:g}"
+
+
+def _same_period(mentioned: list[Period], side: list[Period]) -> bool:
+    return any(m.kind == s.kind and m.number == s.number and (m.year in (None, s.year)) for m in mentioned for s in side)
+
+
+def _period_fits(sentence: str, start: int, side_periods: list[Period]) -> bool:
+    """Whether the number at ``start`` belongs to the side's period (its clause's, else the sentence's topic)."""
+    if not side_periods:
+        return True
+    offset = 0
+    for clause in clauses(sentence):
+        offset = sentence.find(clause, offset)
+        if offset <= start < offset + len(clause):
+            own = find_periods(clause)
+            if own:
+                return _same_period(own, side_periods)
+            break
+    topic = find_periods(clauses(sentence)[0])  # "In Q3 2024, margin rose to ..." is about Q3 2024
+    return not topic or _same_period(topic, side_periods)
+
+
+def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
+    """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin")."""
+    side_anchors, subject_terms = anchors(side), set(terms(subject))
+    side_periods = find_periods(side)
+    best: tuple[tuple[float, float], Quantity] | None = None
+    for sentence in sentences_of(blocks):
+        hits = subject_terms & sentence.terms
+        if not hits or not side_anchors <= sentence.anchors:
+            continue
+        positions = [m.start() for m in re.finditer(r"[\w-]+", sentence.text) if stem(m[0].lower()) in hits]
+        for match in numbers(sentence.text):
+            if not _period_fits(sentence.text, match.start(), side_periods):
+                continue
+            distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
+            rank = (len(hits) / len(subject_terms), -distance)
+            quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
+            if best is None or rank > best[0]:
+                best = (rank, quantity)
+    return best[1] if best else None
+
+
+def calculation_result(observation: str) -> str:
+    """The result of a calculator observation such as "45.2 - 42.1 = 3.1" (empty if it failed)."""
+    m = re.search(r"=\s*(-?[\d.,]+)\s*$", observation.strip())
+    return m[1] if m else ""
+
+
+def quoted(query: str, observation: str, limit: int) -> list[Sentence]:
+    """The sentences of an observation that answer ``query`` (at most ``limit``)."""
+    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit)]
+
+
+def compose(sentences: list[Sentence], extra: list[str]) -> str:
+    """Cited sentences (without repeats) followed by extra lines (calculations, other systems, gaps)."""
+    seen: dict[str, str] = {}
+    for sentence in sentences:
+        seen.setdefault(sentence.text, cite(sentence))
+    return " ".join([*seen.values(), *extra]).strip()

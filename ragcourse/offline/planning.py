@@ -1,0 +1,252 @@
+"""Tool calling: a ReAct policy written as rules, re-derived from the conversation at every turn.
+
+The server keeps no state: each request carries the question, the earlier tool calls
+and their observations (``role: "tool"`` messages), and the policy recomputes what is
+still missing:
+
+1. **independent look-ups**, emitted together as parallel ``tool_calls``: one search per
+   side of a comparison or per part of the question, the reasons when the direction of
+   the change is stated, the orders tool for order or shipment status, the web tool for
+   public, market or regulator information;
+2. **dependent steps**, once those observations are in: the calculator on the two
+   numbers found for the compared sides (later minus earlier), the search for the
+   reasons of the change now that its direction is known, and one re-phrased search for
+   a side whose number is still missing, but only while observations keep adding
+   passages not seen before;
+3. **the answer**, when nothing is missing or nothing new can be tried, or at once when
+   told that steps or tokens are exhausted: cited sentences from the observations, the
+   calculation, and a note of what could not be found.
+
+An identical call (same tool, same arguments) is never made twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from .. import prompts
+from .answering import REFUSAL
+from .dates import today_from
+from .messages import canonical_json, content_text, parse_blocks, system_text
+from .observations import Quantity, calculation_result, compose, find_quantity, quoted
+from .questions import Question, analyse
+from .text import find_periods
+from .toolbox import Tool, classify, order_arguments, text_arguments
+
+VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
+
+
+@dataclass
+class Call:
+    """A tool call made earlier in the conversation, with its observation once it arrived."""
+
+    name: str
+    args: dict[str, Any]
+    round: int
+    result: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}:{canonical_json(self.args)}"
+
+    @property
+    def text(self) -> str:
+        """The free-text argument (query or expression)."""
+        return next((str(v) for v in self.args.values() if isinstance(v, str)), "")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Either tool calls to make (name, arguments) or the final answer."""
+
+    tool_calls: list[tuple[str, dict[str, Any]]]
+    content: str | None = None
+
+
+def _is_valve(text: str) -> bool:
+    return any(valve in text for valve in VALVES)
+
+
+def _question(messages: list[dict[str, Any]]) -> tuple[int, str]:
+    """The index and text of the user's question: the last user message that is not a valve notice."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        text = content_text(message)
+        if message.get("role") == "user":
+            for valve in VALVES:
+                text = text.replace(valve, "")
+            if text.strip():
+                return index, text.strip()
+    return 0, ""
+
+
+def _calls(messages: list[dict[str, Any]]) -> list[Call]:
+    """Earlier tool calls in order, each with its observation."""
+    by_id: dict[str, Call] = {}
+    calls: list[Call] = []
+    round_number = 0
+    for message in messages:
+        if message.get("role") == "assistant" and message.get("tool_calls"):
+            round_number += 1
+            for tool_call in message["tool_calls"]:
+                function = tool_call.get("function", {})
+                try:
+                    args = json.loads(function.get("arguments") or "{}")
+                except json.JSONDecodeError:
+                    args = {"raw": function.get("arguments")}
+                call = Call(function.get("name", ""), args, round_number)
+                by_id[tool_call.get("id", "")] = call
+                calls.append(call)
+        elif message.get("role") == "tool" and message.get("tool_call_id") in by_id:
+            by_id[message["tool_call_id"]].result = content_text(message)
+    return calls
+
+
+class Policy:
+    """The rule-based ReAct policy for one request."""
+
+    def __init__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> None:
+        index, self.question_text = _question(messages)
+        self.today: date | None = today_from(system_text(messages) + "\n" + self.question_text)
+        self.q: Question = analyse(self.question_text, self.today)
+        self.tools = classify(tools)
+        self.calls = _calls(messages[index + 1:])
+        self.must_answer = not tools or any(_is_valve(content_text(m)) for m in messages[index:])
+        self.must_answer |= any(_is_valve(content_text(m)) for m in messages if m.get("role") == "system")
+
+    # -- what to call -----------------------------------------------------------------------------------------
+    def _first_round(self) -> list[tuple[Tool, dict[str, Any]]]:
+        q, search, orders, web = self.q, self.tools.get("search"), self.tools.get("orders"), self.tools.get("web")
+        planned: list[tuple[Tool, dict[str, Any]]] = []
+        if orders and q.orders:
+            planned.append((orders, order_arguments(orders, self.question_text, self.today)))
+        if search and not (orders and q.orders and not q.comparison and not q.cause):
+            planned += [(search, text_arguments(search, query)) for query in q.searches()]
+        if web and q.public:
+            planned.append((web, text_arguments(web, q.query)))
+        if not planned and search:
+            planned.append((search, text_arguments(search, q.query or q.text)))
+        return planned
+
+    def quantities(self) -> dict[str, Quantity]:
+        """The number found for each compared side, over every search observation so far."""
+        search = self.tools.get("search")
+        blocks = [b for c in self.calls if c.result and search and c.name == search.name for b in parse_blocks(c.result)]
+        found = {side: find_quantity(side, self.q.subject, blocks) for side in self.q.sides}
+        return {side: quantity for side, quantity in found.items() if quantity}
+
+    def ordered_pair(self, quantities: dict[str, Quantity]) -> tuple[Quantity, Quantity] | None:
+        """The two quantities to compare: later minus earlier for periods, else first minus second."""
+        sides = [s for s in self.q.sides if s in quantities]
+        if len(sides) < 2:
+            return None
+        if all(find_periods(s) for s in sides):
+            sides.sort(key=lambda s: find_periods(s)[0].sort_key())
+            return quantities[sides[-1]], quantities[sides[0]]
+        return quantities[sides[0]], quantities[sides[1]]
+
+    def expression(self, pair: tuple[Quantity, Quantity]) -> str:
+        a, b = pair
+        return f"({a.plain} - {b.plain}) / {b.plain} * 100" if self.q.percent else f"{a.plain} - {b.plain}"
+
+    def _made_progress(self) -> bool:
+        """Whether the latest round of observations brought passages not seen before."""
+        last = max((c.round for c in self.calls), default=0)
+        seen_before = {b.label for c in self.calls if c.round < last and c.result for b in parse_blocks(c.result)}
+        latest = {b.label for c in self.calls if c.round == last and c.result for b in parse_blocks(c.result)}
+        return bool(latest - seen_before)
+
+    def _second_round(self) -> list[tuple[Tool, dict[str, Any]]]:
+        q, search, calculator = self.q, self.tools.get("search"), self.tools.get("calculator")
+        if not q.comparison:
+            return []
+        quantities = self.quantities()
+        pair = self.ordered_pair(quantities)
+        planned: list[tuple[Tool, dict[str, Any]]] = []
+        if calculator and pair:
+            planned.append((calculator, text_arguments(calculator, self.expression(pair))))
+        if search and q.cause and not q.direction:
+            direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
+            planned.append((search, text_arguments(search, q.cause_query(direction))))
+        if search and self._made_progress():
+            planned += [(search, text_arguments(search, f"{q.subject} {side}")) for side in q.sides
+                        if side not in quantities]
+        return planned
+
+    def next_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """The calls still worth making; empty when it is time to answer."""
+        if self.must_answer:
+            return []
+        done = {c.key for c in self.calls}
+        first = [(t, a) for t, a in self._first_round() if f"{t.name}:{canonical_json(a)}" not in done]
+        if first:
+            return first
+        second = self._second_round()
+        return [(t, a) for t, a in second if f"{t.name}:{canonical_json(a)}" not in done]
+
+    # -- the answer ---------------------------------------------------------------------------------------------
+    def answer(self) -> str:
+        """Cited sentences from every observation, the calculation, and what could not be found."""
+        q, roles = self.q, {tool.name: role for role, tool in self.tools.items()}
+        sentences, extra, missing = [], [], []
+        quantities = self.quantities() if q.comparison else {}
+        side_queries = set(q.side_queries())
+        for side, query in zip(q.sides, q.side_queries(), strict=True):
+            if side in quantities:
+                sentences.append(quantities[side].sentence)
+                continue
+            found = [s for c in self.calls if c.text == query and c.result for s in quoted(query, c.result, 1)]
+            sentences += found[:1]
+            if not found:
+                missing.append(query)
+        for call in self.calls:
+            role = roles.get(call.name)
+            if not call.result or call.text in side_queries:
+                continue
+            if role in ("search", "web"):
+                limit = 3 if call.text.startswith("reasons") else 2
+                chosen = quoted(call.text, call.result, limit)
+                sentences += chosen
+                if not chosen and not call.text.startswith(tuple(f"{q.subject} {s}" for s in q.sides)):
+                    missing.append(call.text)
+            elif role == "calculator":
+                extra.append(self._calculation_line(call, quantities))
+            elif call.result.strip():
+                extra.append(f"The {call.name} tool reports: {_shorten(call.result, 400)}")
+        if missing:
+            extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
+        return compose(sentences, [e for e in extra if e]) or REFUSAL
+
+    def _calculation_line(self, call: Call, quantities: dict[str, Quantity]) -> str:
+        result = calculation_result(call.result or "")
+        pair = self.ordered_pair(quantities)
+        if not result or not pair:
+            return f"Calculation: {call.result.strip()}." if result else ""
+        a, b = pair
+        unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
+        relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
+        change = "a change" if self.q.percent else "a difference"
+        return (f"{a.side} ({a.text}) is {relation} than {b.side} ({b.text}): {change} of {result}{unit} "
+                f"({call.result.strip()}).")
+
+
+def _shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_choice: Any = "auto",
+           parallel: bool = True) -> Decision:
+    """The next step of the agent: tool calls (several when independent and allowed) or the answer."""
+    policy = Policy(messages, [] if tool_choice == "none" else tools)
+    planned = policy.next_calls()
+    if isinstance(tool_choice, dict):
+        wanted = tool_choice.get("function", {}).get("name")
+        planned = [(t, a) for t, a in planned if t.name == wanted] or planned[:0]
+    if planned:
+        chosen = planned if parallel else planned[:1]
+        return Decision([(tool.name, args) for tool, args in chosen])
+    return Decision([], policy.answer())

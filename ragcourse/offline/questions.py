@@ -1,0 +1,206 @@
+"""Question analysis: what a question asks for, and the specific searches that answer it.
+
+A composite question is broken down by its wording, never by recognising the question:
+
+* **sides** of a comparison: two or more periods ("Q3 and Q2", "from Q2 to Q3", "the last
+  three months") or two or more named items ("LX-200 vs TS-40"); each side plus the shared
+  **subject** ("gross margin") becomes one search ("Q3 2024 gross margin");
+* **causes** ("why", "reasons", "what drove"): a search for the reasons of the change;
+* **parts** of a multi-part question ("... and who approves ...") get one search each;
+* **calculation**: a comparison of two quantities needs a subtraction (or a relative
+  change when the question asks for a percentage);
+* **other systems**: order or shipment status goes to an orders tool, public, market or
+  regulator information to a web search.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from .dates import fill_years, resolve_relative
+from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, stem, word_set
+
+#: Words that say how to combine facts rather than which facts to find.
+CUE_WORDS = word_set("""
+compare compared comparison comparing difference differ different change changed changes changing which more less
+higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
+drivers cause causes caused behind percent percentage points point rate relative much how what did does do whether
+vs versus against than
+""")
+INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
+                           "higher gain gained jump jumped climb climbed")
+DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
+                           "shrink shrank slump slumped worsen worsened")
+
+_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differen\w*|chang\w*|from .+ to |more than|less than|"
+                         r"higher|lower|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
+_CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?)\b", re.I)
+_PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)", re.I)
+_ORDERS = re.compile(r"\b(orders?|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|al)|tracking|"
+                     r"dispatch(?:ed)?|parcels?|consignments?)\b", re.I)
+_NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbookings?\b", re.I)
+_PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
+                     r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
+                     r"internet|web|online|state (?:insurance|department|agency))\b", re.I)
+_PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
+                         r"has|have)\b)", re.I)
+_NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?:\s+[A-Z][a-zA-Z&.]+)*")
+
+
+@dataclass(frozen=True)
+class Question:
+    """The parts of a question that drive searches and calculations."""
+
+    text: str                   # the question with relative dates made absolute
+    query: str                  # its key terms with years filled in: a standalone search query
+    periods: tuple[Period, ...]  # every period it names, years filled in
+    subject: str                # what is measured or asked about, e.g. "gross margin"
+    sides: tuple[str, ...]      # the compared items (periods or names); empty unless a comparison
+    cause: bool                 # asks for reasons
+    direction: str              # "increase", "decline" or "" (unknown until numbers are seen)
+    percent: bool               # asks for a relative change rather than a difference
+    parts: tuple[str, ...]      # specific searches for each part of a multi-part question
+    orders: bool                # asks about an order or a shipment
+    public: bool                # asks for public, market or regulator information
+
+    @property
+    def comparison(self) -> bool:
+        return len(self.sides) >= 2
+
+    @property
+    def period_phrase(self) -> str:
+        return period_phrase(list(self.periods))
+
+    def side_queries(self) -> list[str]:
+        """One specific search per compared side: "<side> <subject>"."""
+        return [f"{side} {self.subject}".strip() for side in self.sides]
+
+    def cause_query(self, direction: str = "") -> str:
+        """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
+        latest = sorted(self.periods, key=Period.sort_key)[-1:] if len(self.sides) == 2 else self.periods
+        words = [period_phrase(list(latest)), self.subject, direction or self.direction or "change"]
+        return "reasons for the " + " ".join(w for w in words if w)
+
+    def searches(self) -> list[str]:
+        """The searches that need no earlier result: the sides, or one per part, plus the reasons if known."""
+        queries = self.side_queries() if self.comparison else list(self.parts)
+        if self.cause and (self.direction or not self.comparison):
+            queries.append(self.cause_query())
+        return list(dict.fromkeys(q for q in queries if q))
+
+
+def period_phrase(periods: list[Period]) -> str:
+    """Periods written compactly: "Q3 and Q2 2024", "October, November and December 2024"."""
+    if not periods:
+        return ""
+    years = {p.year for p in periods}
+    if len(years) == 1 and len(periods) > 1 and None not in years and all(p.kind != "year" for p in periods):
+        names = [Period(None, p.kind, p.number).text for p in periods]
+        return f"{', '.join(names[:-1])} and {names[-1]} {years.pop()}"
+    return " ".join(p.text for p in periods)
+
+
+def key_phrase(text: str, drop: frozenset[str] = frozenset()) -> str:
+    """The content words of ``text`` in their original order and spelling: a specific search query."""
+    text = normalise_periods(text)
+    kept = []
+    for token in re.findall(r"[A-Za-z0-9$%](?:[\w.%$'-]|,(?=\d))*", text):
+        word = token.lower().removesuffix("'s").rstrip(".")
+        if word in STOPWORDS or word in drop or not word:
+            continue
+        kept.append(token.removesuffix("'s").rstrip("."))
+    return " ".join(kept)
+
+
+_PLURAL_NOUNS = frozenset({"sales", "earnings", "goods", "news", "logistics", "analytics", "savings", "terms"})
+
+
+def _singular(word: str) -> str:
+    """"margins" -> "margin" (so a side query reads "Q3 2024 gross margin"); "sales" stays "sales"."""
+    if word.lower() in _PLURAL_NOUNS:
+        return word
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and stem(word[:-1].lower()) == stem(word.lower()):
+        return word[:-1]
+    return word
+
+
+def _subject(clause: str, sides: list[str]) -> str:
+    for side in sorted(sides, key=len, reverse=True):
+        clause = clause.replace(side, " ")
+    clause = re.sub(r"'s\b", "", clause)
+    clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
+    drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | {"our", "their", "its", "and", "the"}
+    month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                   "november", "december"}
+    return " ".join(_singular(w) for w in key_phrase(clause, drop | month_names).split())
+
+
+def _named_sides(clause: str) -> list[str]:
+    """Two or more product codes or proper names compared in a clause."""
+    codes = [w for w in re.findall(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(w)]
+    if len(set(codes)) >= 2:
+        return list(dict.fromkeys(codes))
+    first = clause.split()[0] if clause.split() else ""
+    names = [n for n in _NAME.findall(clause) if n != first and n.lower() not in STOPWORDS | CUE_WORDS
+             and not find_periods(n)]
+    if len(set(names)) >= 2:
+        return list(dict.fromkeys(names))
+    m = re.search(r"\b(?:between|compare)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+(?:the\s+|our\s+)?"
+                  r"(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
+    if m:
+        a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
+        return [key_phrase(a), key_phrase(b)]
+    return []
+
+
+def _direction(text: str) -> str:
+    lowered = set(re.findall(r"[a-z]+", text.lower()))
+    if lowered & DECREASE_WORDS - {"lower", "down"}:
+        return "decline"
+    if lowered & INCREASE_WORDS - {"higher", "up"}:
+        return "increase"
+    return ""
+
+
+def _sides(main: str, periods: list[Period]) -> list[str]:
+    """The compared items: several periods, or several names in a comparison clause."""
+    dated = [p for p in periods if p.kind != "year"]
+    if len(dated) >= 2:
+        return [p.text for p in dated]
+    if not _COMPARISON.search(main):
+        return []
+    if len(periods) >= 2:
+        return [p.text for p in periods]
+    return _named_sides(main)
+
+
+def _with_years(clause: str, periods: list[Period]) -> str:
+    """``clause`` with yearless quarters given the year :func:`fill_years` chose ("Q3" -> "Q3 2024")."""
+    years = {p.number: p.year for p in periods if p.kind == "quarter" and p.year}
+    return re.sub(r"\bQ([1-4])\b(?! (?:19|20)\d{2})", lambda m: f"Q{m[1]} {years[int(m[1])]}"
+                  if int(m[1]) in years else m[0], normalise_periods(clause))
+
+
+def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
+    """A specific search per clause that asks for something of its own (not just "which changed more")."""
+    parts = []
+    for clause in clauses:
+        if not key_phrase(clause, CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS):
+            continue
+        parts.append(key_phrase(_with_years(clause, periods), frozenset({"compare", "why", "explain"})))
+    return list(dict.fromkeys(p for p in parts if p))
+
+
+def analyse(question: str, today: date | None = None) -> Question:
+    """Break ``question`` down into sides, subject, parts, causes and other systems."""
+    text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
+    periods = fill_years(find_periods(text), today)
+    clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
+    main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
+    sides = _sides(main, periods)
+    return Question(
+        text=text, query=key_phrase(_with_years(text, periods)), periods=tuple(periods), subject=_subject(main, sides), sides=tuple(sides), cause=bool(_CAUSE.search(text)),
+        direction=_direction(text), percent=bool(_PERCENT.search(text)), parts=tuple(_parts(clauses, periods) or [text]),
+        orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)))

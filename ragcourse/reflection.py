@@ -1,0 +1,212 @@
+"""Agentic RAG with reflection: answer, grade the answer, and improve it while it grades low.
+
+Single-shot RAG cannot tell a good answer from a thin one. This loop adds that judgement:
+
+1. single-shot RAG gives a candidate answer;
+2. two LLM judges score it 1–5 for **relevance** (does it answer the question?) and
+   **groundedness** (is every claim in the passages?);
+3. both >= :data:`ACCEPT_SCORE` → accept;
+4. otherwise the model reflects on why the answer scored low and picks one action: a new
+   internal search (only with a query that adds something the earlier queries did not ask),
+   a public web search, or stop and keep the answer, which already says what is missing;
+5. the answer is regenerated from all the passages gathered so far, and graded again.
+
+``max_iterations=1`` is single-step reflection; the default 3 is multi-step. Every judgement,
+decision, search and regeneration is a step of the trace.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .agent import ModelUnavailable, call_model, session_user
+from .errors import CourseError
+from .prompts import REFLECT_SYSTEM, answer_messages, judge_messages
+from .results import Passage, RagResult, Step, Usage, extract_citations
+from .tools import SearchFunction, course_search
+
+if TYPE_CHECKING:
+    from .web import WebSearchProvider
+
+ACCEPT_SCORE = 4
+JUDGES = ("relevance", "groundedness")
+ACTIONS = ("search_internal", "search_web", "stop")
+
+
+@dataclass(frozen=True)
+class Judgement:
+    kind: str
+    score: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str
+    query: str
+    reason: str
+
+
+def parse_json_reply(text: str) -> dict[str, Any]:
+    """The first JSON object in a model reply (code fences and prose around it are tolerated); {} if none."""
+    match = re.search(r"\{.*\}", text, re.S)
+    try:
+        value = json.loads(match.group(0)) if match else {}
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def new_terms(query: str, earlier: list[str]) -> set[str]:
+    """The search terms of ``query`` that no earlier query had: a query without any cannot find anything new."""
+    from .bm25 import tokenize
+
+    seen = {term for q in earlier for term in tokenize(q)}
+    return set(tokenize(query)) - seen
+
+
+class _Loop:
+    """The state of one reflective run: the passages gathered, the queries tried, usage and trace."""
+
+    def __init__(self, question: str, client: Any, model: str, company: str) -> None:
+        self.question, self.client, self.model, self.company = question, client, model, company
+        self.usage = Usage()
+        self.trace: list[Step] = []
+        self.passages: list[Passage] = []
+        self.queries = [question]
+
+    def add_passages(self, passages: list[Passage]) -> list[Passage]:
+        """Keep the passages not seen yet (by chunk id) and return them."""
+        known = {p.chunk_id for p in self.passages}
+        fresh = []
+        for passage in passages:
+            if passage.chunk_id not in known:
+                known.add(passage.chunk_id)
+                fresh.append(passage)
+        self.passages.extend(fresh)
+        return fresh
+
+    def judge(self, answer: str, iteration: int) -> dict[str, Judgement]:
+        judgements = {}
+        for kind in JUDGES:
+            call = call_model(self.client, self.model, judge_messages(kind, self.question, answer, self.passages),
+                              self.usage)
+            reply = parse_json_reply(call.message.content or "")
+            try:
+                score = min(5, max(1, int(float(reply["score"]))))
+                reason = str(reply.get("reason", ""))
+            except (KeyError, TypeError, ValueError):
+                score, reason = 1, f"unreadable judge reply: {(call.message.content or '')[:80]!r}"
+            judgements[kind] = Judgement(kind, score, reason)
+            self.trace.append(Step(kind="judge", tool=kind, args={"iteration": iteration, "score": score},
+                                   result=f"{score}/5 — {reason}", tokens=call.tokens, seconds=call.seconds,
+                                   messages=call.sent))
+        return judgements
+
+    def reflect(self, answer: str, judgements: dict[str, Judgement], iteration: int) -> Decision:
+        system = REFLECT_SYSTEM.format(relevance=judgements["relevance"].score,
+                                       groundedness=judgements["groundedness"].score)
+        grades = "\n".join(f"- {j.kind} {j.score}/5: {j.reason}" for j in judgements.values())
+        sources = "\n".join(f"- [{p.label}] {p.title}" for p in self.passages) or "- (none)"
+        earlier = "\n".join(f"- {q}" for q in self.queries)
+        user = (f"Question: {self.question}\n\nAnswer: {answer}\n\nGrades:\n{grades}\n\n"
+                f"Passages used:\n{sources}\n\nEarlier queries:\n{earlier}")
+        call = call_model(self.client, self.model, [{"role": "system", "content": system},
+                                                    {"role": "user", "content": user}], self.usage)
+        reply = parse_json_reply(call.message.content or "")
+        action = str(reply.get("action", "")).strip()
+        query = str(reply.get("query", "") or "").strip()
+        reason = str(reply.get("reason", "")).strip()
+        if action not in ACTIONS or (action != "stop" and not query):
+            action, reason = "stop", f"unusable reflection ({(call.message.content or '')[:80]!r}); {reason}".strip()
+        decision = Decision(action, query if action != "stop" else "", reason)
+        self.trace.append(Step(kind="reflect", args={"iteration": iteration, "action": decision.action,
+                                                     "query": decision.query},
+                               result=decision.reason, tokens=call.tokens, seconds=call.seconds, messages=call.sent))
+        return decision
+
+    def generate(self, iteration: int) -> str:
+        call = call_model(self.client, self.model, answer_messages(self.question, self.passages, self.company),
+                          self.usage)
+        answer = (call.message.content or "").strip()
+        self.trace.append(Step(kind="answer", args={"iteration": iteration}, result=answer, tokens=call.tokens,
+                               seconds=call.seconds, messages=call.sent))
+        return answer
+
+    def note(self, text: str) -> None:
+        self.trace.append(Step(kind="note", result=text))
+
+
+def reflective_rag(question: str, user_id: str | None = None, *, max_iterations: int = 3, client: Any = None,
+                   single_shot: Callable[..., RagResult] | None = None, search: SearchFunction | None = None,
+                   web: WebSearchProvider | None = None) -> RagResult:
+    """Single-shot answer, then judge → reflect → search → regenerate, at most ``max_iterations`` times.
+
+    ``single_shot`` (default :func:`ragcourse.rag.simple_rag`), ``search`` (the knowledge base)
+    and ``web`` (the configured web search) can be replaced, e.g. by tests. A model failure
+    ends the loop with the best answer so far and a note in the trace.
+    """
+    if max_iterations < 0:
+        raise CourseError(f"max_iterations must be 0 or more, not {max_iterations}.")
+    from .corpus import course
+    from .llm import chat_model, get_client
+
+    started = time.perf_counter()
+    user = session_user(user_id)
+    client = client or get_client()
+    if single_shot is None:
+        from .rag import simple_rag as single_shot
+    first = single_shot(question, user, client=client)
+    run = _Loop(question, client, chat_model(), course().company)
+    run.usage.merge(first.usage)
+    run.trace.extend(first.trace)
+    run.add_passages([p for step in first.trace for p in step.passages])
+    answer = first.answer
+    try:
+        answer = _improve(run, answer, user, max_iterations, search or course_search, web)
+    except ModelUnavailable as exc:
+        run.note(f"stopped: the model could not be called ({exc}); keeping the last answer")
+    return RagResult(question, user, "reflective", run.model, answer, extract_citations(answer, run.passages),
+                     run.usage, run.trace, time.perf_counter() - started)
+
+
+def _improve(run: _Loop, answer: str, user: str, max_iterations: int, search: SearchFunction,
+             web: WebSearchProvider | None) -> str:
+    """The evaluate-and-reflect loop; returns the final answer and leaves the verdict in the trace."""
+    judgements = run.judge(answer, 0)
+    for iteration in range(1, max_iterations + 1):
+        if all(j.score >= ACCEPT_SCORE for j in judgements.values()):
+            break
+        decision = run.reflect(answer, judgements, iteration)
+        if decision.action == "stop":
+            run.note(f"stopped by reflection: {decision.reason}")
+            return answer
+        if decision.action == "search_internal" and not new_terms(decision.query, run.queries):
+            run.note(f"stopped: {decision.query!r} asks nothing the earlier queries did not")
+            return answer
+        run.queries.append(decision.query)
+        if decision.action == "search_internal":
+            tool, found = "search_knowledge_base", search(decision.query, user)
+        else:
+            if web is None:
+                from .web import get_web_search
+
+                web = get_web_search()
+            tool, found = "web_search", web.search(decision.query)
+        fresh = run.add_passages(found)
+        run.trace.append(Step(kind="retrieve", tool=tool, args={"query": decision.query, "iteration": iteration},
+                              result=f"{len(found)} passages, {len(fresh)} new", passages=found))
+        if not fresh:
+            run.note(f"iteration {iteration}: no new passages, the answer stays as it is")
+            continue
+        answer = run.generate(iteration)
+        judgements = run.judge(answer, iteration)
+    scores = ", ".join(f"{j.kind} {j.score}" for j in judgements.values())
+    accepted = all(j.score >= ACCEPT_SCORE for j in judgements.values())
+    run.note(f"accepted ({scores})" if accepted else f"iterations used up; keeping the last answer ({scores})")
+    return answer

@@ -1,0 +1,200 @@
+"""The staged search pipeline of part 3: rewrite → vector + BM25 → RRF → rerank.
+
+Every stage is a plain function over lists of :class:`Hit`, so a notebook can run one
+stage at a time, look at its output and time it. :func:`search` chains them and keeps
+each stage's hits and milliseconds in a :class:`SearchRun`.
+
+Permissions are applied inside both retrievers (part 5): the user's visible documents
+restrict the Chroma query and the set of chunks BM25 scores, so a restricted chunk
+never becomes a candidate and never pushes a readable one out of the top-k.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from .bm25 import BM25Index
+from .chunking import Chunk
+from .embeddings import embed
+from .errors import CourseError
+from .results import Passage, Usage
+from .store import VectorStore
+
+#: Longest query the pipeline reads; the rest is cut. Embeddings read ~256 word pieces anyway, and a pasted
+#: document as a "query" would make BM25 score thousands of terms for nothing.
+MAX_QUERY_CHARS = 1000
+#: The constant of Reciprocal Rank Fusion, as in the articles (and the original RRF paper).
+RRF_K = 60
+
+
+class SearchableKB(Protocol):
+    """What the pipeline needs from a knowledge base (``ragcourse.index.KnowledgeBase`` is one)."""
+
+    store: VectorStore
+    bm25: BM25Index
+    chunks: Mapping[str, Chunk]
+
+    def visible_doc_ids(self, user_id: str) -> frozenset[str]: ...
+
+
+@dataclass
+class Hit:
+    """A chunk in a result list; ``ranks``/``scores`` say where each retriever put it (ranks are 1-based)."""
+
+    chunk: Chunk
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def passage(self) -> Passage:
+        return self.chunk.passage(self.score)
+
+
+@dataclass
+class SearchRun:
+    """One search: the queries actually run, the final hits, each stage's hits and milliseconds, LLM usage."""
+
+    query: str
+    queries: list[str]
+    hits: list[Hit]
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    stages: dict[str, list[Hit]] = field(default_factory=dict)
+
+    @property
+    def passages(self) -> list[Passage]:
+        return [h.passage for h in self.hits]
+
+
+def clean_query(query: str) -> str:
+    """The query as the retrievers see it: stripped and cut to :data:`MAX_QUERY_CHARS`; empty is an error."""
+    if not isinstance(query, str) or not query.strip():
+        raise CourseError("The query is empty: type a question or a few keywords.")
+    return " ".join(query.split())[:MAX_QUERY_CHARS]
+
+
+def to_hits(pairs: Sequence[tuple[str, float]], chunks: Mapping[str, Chunk], retriever: str) -> list[Hit]:
+    """(chunk id, score) pairs as hits; ids the chunk table does not know (a store out of sync) are dropped."""
+    hits = [Hit(chunks[cid], score, {retriever: 0}, {retriever: score}) for cid, score in pairs if cid in chunks]
+    for rank, hit in enumerate(hits, start=1):
+        hit.ranks[retriever] = rank
+    return hits
+
+
+def _dense(kb: SearchableKB, vector: np.ndarray, visible: Collection[str], k: int, name: str) -> list[Hit]:
+    return to_hits(kb.store.query(vector, k, doc_ids=visible), kb.chunks, name) if visible else []
+
+
+def _keyword(kb: SearchableKB, query: str, visible: Collection[str], k: int, name: str) -> list[Hit]:
+    if not visible:
+        return []
+    index = kb.bm25
+    return to_hits(index.search(query, k, allowed=index.chunk_ids_of(visible)), kb.chunks, name)
+
+
+def vector_search(kb: SearchableKB, query: str, user_id: str, k: int = 20) -> list[Hit]:
+    """Top-k chunks by cosine similarity among the documents ``user_id`` may read."""
+    query = clean_query(query)
+    return _dense(kb, embed([query])[0], kb.visible_doc_ids(user_id), k, "vector")
+
+
+def keyword_search(kb: SearchableKB, query: str, user_id: str, k: int = 20) -> list[Hit]:
+    """Top-k chunks by BM25 among the documents ``user_id`` may read."""
+    return _keyword(kb, clean_query(query), kb.visible_doc_ids(user_id), k, "bm25")
+
+
+def _merge(lists: Sequence[Sequence[Hit]], contribution: Any) -> list[Hit]:
+    """Fuse lists: a chunk's score is the sum of ``contribution(list_index, rank, hit)`` over the lists it is in."""
+    fused: dict[str, Hit] = {}
+    for i, hits in enumerate(lists):
+        for rank, hit in enumerate(hits, start=1):
+            into = fused.setdefault(hit.chunk.chunk_id, Hit(hit.chunk, 0.0))
+            into.score += contribution(i, rank, hit)
+            into.ranks.update(hit.ranks)
+            into.scores.update(hit.scores)
+    return sorted(fused.values(), key=lambda h: (-h.score, h.chunk.chunk_id))
+
+
+def rrf(lists: Sequence[Sequence[Hit]], k: int = RRF_K) -> list[Hit]:
+    """Reciprocal Rank Fusion: score = Σ 1/(k + rank). Uses ranks only, so BM25 and cosine scales never meet."""
+    return _merge(lists, lambda i, rank, hit: 1.0 / (k + rank))
+
+
+def weighted_fusion(lists: Sequence[Sequence[Hit]], weights: Sequence[float]) -> list[Hit]:
+    """Score fusion for comparison: each list's scores min-max normalised to [0, 1], then a weighted sum."""
+    if len(lists) != len(weights):
+        raise ValueError(f"{len(lists)} lists but {len(weights)} weights")
+    bounds = []
+    for hits in lists:
+        values = [h.score for h in hits] or [0.0]
+        bounds.append((min(values), max(values)))
+
+    def contribution(i: int, rank: int, hit: Hit) -> float:
+        low, high = bounds[i]
+        return weights[i] * ((hit.score - low) / (high - low) if high > low else 1.0)
+
+    return _merge(lists, contribution)
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    start = time.perf_counter()
+    yield
+    timings[stage] = timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000
+
+
+def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, rerank: bool = True,
+           candidates: int = 20, top_n: int = 5, top_k: int = 3, client: Any = None,
+           reranker: Any = None) -> SearchRun:
+    """The full pipeline; returns the ``top_k`` hits and every stage's hits and timings (ms).
+
+    With ``rewrite`` the model turns the question into up to three search queries; the
+    original question is always searched too, so a poor rewrite cannot lose what the
+    question itself finds. Each query runs both retrievers (``candidates`` each), RRF
+    fuses all the lists, and the reranker re-orders the fused ``top_n`` to keep ``top_k``.
+    """
+    from .rerank import default_reranker
+    from .rewrite import rewrite_query
+
+    start = time.perf_counter()
+    query = clean_query(query)
+    run = SearchRun(query=query, queries=[query], hits=[])
+    timings = run.timings
+    visible = kb.visible_doc_ids(user_id)
+    if not visible:
+        return run
+    if rewrite:
+        with _timed(timings, "rewrite"):
+            rewritten, usage = rewrite_query(query, client=client)
+        run.usage = usage
+        run.queries = list(dict.fromkeys([query, *rewritten]))
+    with _timed(timings, "embed"):
+        vectors = embed(run.queries)
+    lists: list[list[Hit]] = []
+    for i, (q, vector) in enumerate(zip(run.queries, vectors)):
+        suffix = f":{i + 1}" if i else ""
+        with _timed(timings, "vector"):
+            dense = _dense(kb, vector, visible, candidates, "vector" + suffix)
+        with _timed(timings, "bm25"):
+            keyword = _keyword(kb, q, visible, candidates, "bm25" + suffix)
+        run.stages["vector" + suffix], run.stages["bm25" + suffix] = dense, keyword
+        lists += [dense, keyword]
+    with _timed(timings, "fusion"):
+        fused = rrf(lists)
+    run.stages["fused"] = fused
+    run.hits = fused[:top_k]
+    if rerank and fused:
+        with _timed(timings, "rerank"):
+            reranked = (reranker or default_reranker()).rerank(query, fused[:top_n])
+        run.stages["reranked"] = reranked
+        run.hits = reranked[:top_k]
+    timings["total"] = (time.perf_counter() - start) * 1000
+    return run
+

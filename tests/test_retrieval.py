@@ -1,0 +1,161 @@
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from ragcourse.bm25 import BM25Index
+from ragcourse.chunking import Chunk, chunk_document
+from ragcourse.corpus import Document
+from ragcourse.embeddings import embed
+from ragcourse.errors import CourseError
+from ragcourse.retrieval import (MAX_QUERY_CHARS, Hit, clean_query, keyword_search, rrf, search, vector_search,
+                                 weighted_fusion)
+from ragcourse.store import VectorStore
+
+DOCS = {
+    "fin-q3": ("Q3 2024 report", ["all_staff"], "## Gross margin\nGross margin in Q3 2024 was 45.2%, up from 42.1% in Q2,"
+               " mainly because raw-material costs fell.\n\n## Revenue\nRevenue was $47.9M."),
+    "fin-q2": ("Q2 2024 report", ["all_staff"], "## Gross margin\nGross margin in Q2 2024 was 42.1%.\n\n## Revenue\n"
+               "Revenue was $45.6M."),
+    "comp-2025": ("Compensation plan 2025", ["executives"], "## Salary increase\nThe overall salary increase rate for "
+                  "2025 is 4.8%, effective 1 April."),
+    "contract-sable": ("Sable Rail contract", ["all_staff"], "## Liability\nContract LUM-C-2023-014 caps liability at"
+                       " twelve months of fees."),
+    "travel": ("Travel policy", ["all_staff"], "## Hotels\nEmployees may book hotels up to $180 per night when they "
+               "travel for business."),
+}
+USERS = {"alice": {"all_staff"}, "dan": {"all_staff", "executives"}, "nobody": set()}
+
+
+class TinyKB:
+    """A stand-in for index.KnowledgeBase: real chunks, a real Chroma store and BM25, groups from a dict."""
+
+    def __init__(self, path: Path) -> None:
+        self.documents = {doc_id: Document(doc_id=doc_id, title=title, text=text, source=f"docs/{doc_id}.md",
+                                           date=dt.date(2024, 10, 1), allowed_groups=tuple(groups))
+                          for doc_id, (title, groups, text) in DOCS.items()}
+        chunks = [c for d in self.documents.values() for c in chunk_document(d)]
+        self.chunks = {c.chunk_id: c for c in chunks}
+        self.store = VectorStore("tiny", path=path)
+        self.store.upsert(chunks, embed([c.embed_text for c in chunks]))
+        self.bm25 = BM25Index(chunks)
+
+    def visible_doc_ids(self, user_id: str) -> frozenset[str]:
+        return frozenset(d for d, doc in self.documents.items() if USERS[user_id] & set(doc.allowed_groups))
+
+    def cache_key(self, user_id: str) -> str:
+        return f"{user_id}@test"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> TinyKB:
+    return TinyKB(tmp_path_factory.mktemp("kb"))
+
+
+def doc_ids(hits: list[Hit]) -> list[str]:
+    return [h.chunk.doc_id for h in hits]
+
+
+def test_vector_search_finds_paraphrases(kb: TinyKB):
+    hits = vector_search(kb, "how much may I spend on accommodation on a work trip", "alice", k=3)
+    assert doc_ids(hits)[0] == "travel" and hits[0].ranks == {"vector": 1}
+    assert hits[0].score == hits[0].scores["vector"] > hits[1].score
+
+
+def test_keyword_search_finds_exact_codes(kb: TinyKB):
+    hits = keyword_search(kb, "LUM-C-2023-014", "alice", k=3)
+    assert doc_ids(hits) == ["contract-sable"]
+
+
+@pytest.mark.parametrize("retriever", [vector_search, keyword_search])
+def test_restricted_chunks_are_never_candidates(kb: TinyKB, retriever):
+    question = "salary increase rate 2025 4.8%"
+    assert "comp-2025" not in doc_ids(retriever(kb, question, "alice", k=50))
+    assert doc_ids(retriever(kb, question, "dan", k=1)) == ["comp-2025"]
+    assert retriever(kb, question, "nobody", k=50) == []
+
+
+def test_permission_is_applied_before_top_k(kb: TinyKB):
+    """Post-filtering would return nothing here: the single best match is restricted."""
+    hits = vector_search(kb, "What is this year's salary increase rate?", "alice", k=1)
+    assert len(hits) == 1 and hits[0].chunk.doc_id != "comp-2025"
+
+
+def hit(chunk_id: str, score: float, retriever: str, rank: int) -> Hit:
+    doc_id, position = chunk_id.split(":")
+    chunk = Chunk(chunk_id=chunk_id, doc_id=doc_id, position=int(position), title="t", heading="", text=chunk_id,
+                  source=f"docs/{doc_id}.md")
+    return Hit(chunk, score, {retriever: rank}, {retriever: score})
+
+
+def test_rrf_sums_reciprocal_ranks():
+    vector = [hit("a:000", 0.9, "vector", 1), hit("b:000", 0.8, "vector", 2)]
+    bm25 = [hit("b:000", 12.0, "bm25", 1), hit("c:000", 3.0, "bm25", 2)]
+    fused = rrf([vector, bm25])
+    assert [h.chunk.chunk_id for h in fused] == ["b:000", "a:000", "c:000"]
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[0].ranks == {"vector": 2, "bm25": 1} and fused[0].scores == {"vector": 0.8, "bm25": 12.0}
+    assert fused[2].score == pytest.approx(1 / 62)
+    assert vector[1].score == 0.8  # inputs are not changed
+
+
+def test_weighted_fusion_normalises_each_list():
+    vector = [hit("a:000", 0.9, "vector", 1), hit("b:000", 0.5, "vector", 2)]
+    bm25 = [hit("b:000", 30.0, "bm25", 1), hit("c:000", 10.0, "bm25", 2)]
+    fused = weighted_fusion([vector, bm25], [0.3, 0.7])
+    assert [(h.chunk.chunk_id, round(h.score, 6)) for h in fused] == [("b:000", 0.7), ("a:000", 0.3), ("c:000", 0.0)]
+    with pytest.raises(ValueError):
+        weighted_fusion([vector], [0.5, 0.5])
+
+
+def test_search_runs_every_stage(kb: TinyKB):
+    run = search(kb, "Q3 2024 gross margin", "alice", rewrite=False)
+    assert doc_ids(run.hits)[0] == "fin-q3" and len(run.hits) == 3
+    assert set(run.stages) == {"vector", "bm25", "fused", "reranked"}
+    assert len(run.stages["reranked"]) == 5 and run.hits == run.stages["reranked"][:3]
+    assert {"embed", "vector", "bm25", "fusion", "rerank", "total"} <= set(run.timings)
+    assert all(ms >= 0 for ms in run.timings.values()) and run.usage.llm_calls == 0
+    assert [p.label for p in run.passages][0] == "fin-q3.md"
+
+
+class FakeLLM:
+    """An OpenAI-style client whose chat model always rewrites into the same queries."""
+
+    def __init__(self, reply: str) -> None:
+        self.requests: list[dict] = []
+
+        def create(**kwargs):
+            self.requests.append(kwargs)
+            usage = SimpleNamespace(prompt_tokens=50, completion_tokens=10)
+            return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=reply))], usage=usage)
+
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=create))
+
+
+def test_search_with_rewriting_runs_every_query(kb: TinyKB, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr("ragcourse.llm.chat_model", lambda settings=None: "fake", raising=False)
+    client = FakeLLM("1. Q3 2024 gross margin\n2. Q2 2024 gross margin\n")
+    run = search(kb, "Compare the margins of the last two quarters", "alice", client=client, top_k=5)
+    assert run.queries == ["Compare the margins of the last two quarters", "Q3 2024 gross margin",
+                           "Q2 2024 gross margin"]
+    assert {"vector:3", "bm25:3"} <= set(run.stages) and run.usage.total_tokens == 60
+    assert {"fin-q3", "fin-q2"} <= set(doc_ids(run.hits))
+    assert "Today is" in client.requests[0]["messages"][0]["content"]
+
+
+def test_bad_queries(kb: TinyKB):
+    for empty in ("", "   \n\t"):
+        with pytest.raises(CourseError, match="empty"):
+            search(kb, empty, "alice", rewrite=False)
+    huge = "gross margin " * 10_000
+    assert len(clean_query(huge)) == MAX_QUERY_CHARS
+    assert doc_ids(search(kb, huge, "alice", rewrite=False).hits)[0] in {"fin-q3", "fin-q2"}
+    other_script = search(kb, "毛利率是多少？", "alice", rewrite=False)
+    assert "comp-2025" not in doc_ids(other_script.hits) and other_script.stages["bm25"] == []
+    assert search(kb, "gross margin", "nobody", rewrite=False).hits == []
+
+
+def test_query_vectors_are_unit_length():
+    assert np.linalg.norm(embed(["a query"])[0]) == pytest.approx(1.0, abs=1e-5)

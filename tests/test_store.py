@@ -1,0 +1,99 @@
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ragcourse.chunking import Chunk
+from ragcourse.errors import CourseError
+from ragcourse.store import VectorStore
+
+
+def chunk(doc_id: str, position: int) -> Chunk:
+    return Chunk(chunk_id=f"{doc_id}:{position:03d}", doc_id=doc_id, position=position, title=doc_id.upper(),
+                 heading="", text=f"text {doc_id} {position}", source=f"docs/{doc_id}.md", allowed_groups=("g1",))
+
+
+CHUNKS = [chunk(d, p) for d in ("alpha", "beta", "gamma") for p in range(2)]
+
+
+def vectors(n: int, dim: int = 8) -> np.ndarray:
+    v = np.random.default_rng(7).normal(size=(n, dim)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def exercise(store: VectorStore) -> None:
+    """The store's whole contract, run against an embedded and a server-backed collection alike."""
+    v = vectors(len(CHUNKS))
+    store.upsert(CHUNKS, v)
+    assert store.count() == 6 and store.ids() == {c.chunk_id for c in CHUNKS}
+
+    best = store.query(v[2], 3)
+    assert best[0][0] == "beta:000" and best[0][1] == pytest.approx(1.0, abs=1e-5)  # cosine similarity
+    assert [s for _, s in best] == sorted((s for _, s in best), reverse=True)
+
+    # The filter is inside the query: even the exact vector of a hidden chunk returns only visible ones.
+    only = store.query(v[2], 10, doc_ids={"alpha", "gamma"})
+    assert {cid.split(":")[0] for cid, _ in only} == {"alpha", "gamma"} and len(only) == 4
+    assert store.query(v[2], 10, doc_ids=set()) == []
+
+    store.set_allowed_groups("beta", ["g2", "g3"])
+    got = store._collection.get(ids=["beta:000", "alpha:000"], include=["metadatas"])
+    groups = {cid: m["allowed_groups"] for cid, m in zip(got["ids"], got["metadatas"])}
+    assert groups == {"beta:000": "g2,g3", "alpha:000": "g1"}
+
+    store.upsert(CHUNKS[:1], v[1:2])  # replacing a chunk's vector keeps one row
+    assert store.count() == 6 and store.query(v[1], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+    store.delete(["alpha:000", "alpha:001"])
+    assert store.count() == 4 and "alpha:000" not in store.ids()
+
+
+def test_persistent_store(tmp_path: Path):
+    exercise(VectorStore("unit", path=tmp_path / "db"))
+    assert VectorStore("unit", path=tmp_path / "db").count() == 4  # it persisted
+
+
+def test_short_names_and_length_mismatches_are_rejected(tmp_path: Path):
+    with pytest.raises(CourseError):
+        VectorStore("ab", path=tmp_path)
+    with pytest.raises(ValueError):
+        VectorStore("unit", path=tmp_path).upsert(CHUNKS, vectors(2))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def chroma_server(tmp_path: Path):
+    cli = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+    if not Path(cli).exists():
+        pytest.skip("the chroma CLI is not installed")
+    port = free_port()
+    process = subprocess.Popen([cli, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(tmp_path)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("the chroma server did not start")
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_server_store(chroma_server: str):
+    exercise(VectorStore("unit", url=chroma_server))
+    assert VectorStore("unit", url=chroma_server).count() == 4
