@@ -22,9 +22,11 @@ import os
 import sys
 import tempfile
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from .bm25 import BM25Index
 from .chunking import Chunk
@@ -174,10 +176,8 @@ def run_scifact(path: Path | None = None, *, split: str = "test", progress: bool
     lists: dict[str, dict[str, list[Hit]]] = {"bm25": {}, "dense": {}, "hybrid": {}, "hybrid + rerank": {}}
     with tempfile.TemporaryDirectory() as tmp:
         store = VectorStore("scifact", path=Path(tmp))
-        import numpy as np
-
         store.upsert(chunks, np.concatenate(vectors))
-        for qid, vector in zip(query_ids, _progress(query_vectors, "searching", progress)):
+        for qid, vector in zip(query_ids, _progress(query_vectors, "searching", progress), strict=True):
             query = data.queries[qid]
             dense = to_hits(store.query(vector, DEPTH), data.chunks, "vector")
             keyword = to_hits(bm25.search(query, DEPTH), data.chunks, "bm25")
@@ -196,9 +196,10 @@ def format_table(results: Mapping[str, Mapping[str, float]], anchors: Mapping[st
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None, run: Callable[..., dict] = run_scifact) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m ragcourse.beir [folder]``: print the benchmark table."""
     args = list(sys.argv[1:] if argv is None else argv)
-    print(format_table(run(Path(args[0]) if args else None)))
+    print(format_table(run_scifact(Path(args[0]) if args else None)))
 
 
 if __name__ == "__main__":

@@ -21,14 +21,15 @@ from rank_bm25 import BM25Okapi
 from .chunking import Chunk
 
 #: English stop words: frequent words that carry no topic (a short list; BM25's IDF handles the rest).
-STOP_WORDS = frozenset("""
+_STOP_WORDS = """
 a about above after again against all am an and any are as at be because been before being below between both
 but by can could did do does doing down during each few for from further had has have having he her here hers
 herself him himself his how i if in into is it its itself just me more most my myself no nor of off on once only
 or other our ours ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves
-""".split())
+"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
 
 # A token is a CJK character (those scripts have no spaces), or a run of letters/digits that may be joined by
 # "-", "." or "/" when more letters/digits follow: "lum-c-2023-014", "45.2", "e-214" and "24/7" stay whole.

@@ -61,6 +61,12 @@ class Chunk:
                        text=self.text, score=score, page=self.page)
 
 
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a text: each line on its own (a table row or list item is one), cut at ".", "!" or "?"
+    followed by a capital or a digit."""
+    return [s for line in text.splitlines() for s in _SENTENCE_END.split(" ".join(line.split())) if s]
+
+
 def _sections(body: str, title: str) -> list[tuple[str, str]]:
     """(heading path, text) per Markdown section; a top heading that repeats the title is not part of the path."""
     sections: list[tuple[str, str]] = []
@@ -94,7 +100,7 @@ def _units(paragraph: str, size: int) -> list[str]:
     """A too-long paragraph as pieces that may be packed: table/list lines, else sentences, else word runs."""
     lines = [ln for ln in paragraph.splitlines() if ln.strip()]
     structured = len(lines) > 1 and all(ln.lstrip()[:1] in "|-*+" or ln.lstrip()[:1].isdigit() for ln in lines)
-    pieces = lines if structured else _SENTENCE_END.split(" ".join(ln.strip() for ln in lines))
+    pieces = lines if structured else split_sentences(" ".join(lines))
     units: list[str] = []
     for piece in pieces:
         while len(piece) > size:  # one sentence longer than a chunk: cut at the last space before the limit

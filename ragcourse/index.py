@@ -332,7 +332,7 @@ class KnowledgeBase:
         orphans = sorted(in_store - in_manifest)
         self.store.delete(orphans)
         rows = [row for row in self._read("SELECT chunk_id, doc_id, record, vector FROM chunks ORDER BY chunk_id")
-                if row[0] not in in_store]
+                if row[0] not in in_store or row[1] in pending]
         if rows:
             self.store.upsert([_chunk(record) for _, _, record, _ in rows],
                               np.stack([np.frombuffer(vector, dtype=np.float32) for *_, vector in rows]))

@@ -178,7 +178,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     with _timed(timings, "embed"):
         vectors = embed(run.queries)
     lists: list[list[Hit]] = []
-    for i, (q, vector) in enumerate(zip(run.queries, vectors)):
+    for i, (q, vector) in enumerate(zip(run.queries, vectors, strict=True)):
         suffix = f":{i + 1}" if i else ""
         with _timed(timings, "vector"):
             dense = _dense(kb, vector, visible, candidates, "vector" + suffix)

@@ -142,4 +142,4 @@ class VectorStore:
         where = {"doc_id": {"$in": sorted(doc_ids)}} if doc_ids is not None else None
         result = self._collection.query(query_embeddings=[np.asarray(vector, dtype=np.float32)], n_results=k,
                                         where=where, include=["distances"])
-        return [(cid, 1.0 - float(dist)) for cid, dist in zip(result["ids"][0], result["distances"][0])]
+        return [(cid, 1.0 - float(dist)) for cid, dist in zip(result["ids"][0], result["distances"][0], strict=True)]

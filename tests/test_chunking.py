@@ -43,7 +43,7 @@ def test_ids_and_hashes_are_stable_and_follow_the_content():
     a, b = chunk_document(doc(REPORT)), chunk_document(doc(REPORT))
     assert [(c.chunk_id, c.content_hash) for c in a] == [(c.chunk_id, c.content_hash) for c in b]
     changed = chunk_document(doc(REPORT.replace("45.2%", "45.3%")))
-    assert [c.content_hash == d.content_hash for c, d in zip(a, changed)] == [True, False, True]
+    assert [c.content_hash == d.content_hash for c, d in zip(a, changed, strict=True)] == [True, False, True]
 
 
 def test_long_sections_are_cut_at_sentences_with_overlap():
@@ -53,7 +53,7 @@ def test_long_sections_are_cut_at_sentences_with_overlap():
     assert all(len(c.text) <= 200 and c.heading == "Long" for c in chunks)
     for c in chunks:  # never cut inside a sentence
         assert c.text.startswith("Sentence number") and c.text.endswith(".")
-    for before, after in zip(chunks, chunks[1:]):  # the last sentence of a piece opens the next one
+    for before, after in zip(chunks, chunks[1:], strict=False):  # the last sentence of a piece opens the next one
         assert after.text.split(". ")[0] + "." in before.text
     covered = " ".join(c.text for c in chunks)
     assert all(s in covered for s in sentences)

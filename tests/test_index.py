@@ -201,7 +201,9 @@ KILLS = {
     "update, mid-upsert": (True, "store", "upsert", 2, 1),
     "update, after a permission change in the store": (True, "store", "set_allowed_groups", 2, 1),
     "update, after a document left the ACL": (True, "acl", "remove_document", 2, 1),
-    # Chunks rewritten under the same id before the kill must not survive a sync back to the old documents.
+    # Chunks written before the kill must not survive a sync back to the old documents: the new documents'
+    # chunks (n0..n2 are in the killed write) must go, and chunks rewritten under the same id must be restored.
+    "initial build, killed late, rerun with the old documents": (False, "store", "upsert", 7, 0),
     "update, mid-upsert, rerun with the old documents": (True, "store", "upsert", 2, 0),
 }
 
@@ -333,3 +335,11 @@ def test_cache_key_follows_user_permissions_and_content(built: tuple) -> None:
     key = kb.cache_key("u1")
     kb.sync({"a": docs["a"]})
     assert kb.cache_key("u1") != key
+
+
+def test_sync_repairs_an_acl_changed_behind_its_back(built: tuple) -> None:
+    kb, _, docs = built
+    kb.acl.remove_document("a")
+    kb.acl.set_document_groups("ghost", ["g1"])
+    kb.sync(docs)
+    assert kb.acl.document_groups() == {"a": ("g1",), "b": ("g2",)}

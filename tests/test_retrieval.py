@@ -10,8 +10,16 @@ from ragcourse.chunking import Chunk, chunk_document
 from ragcourse.corpus import Document
 from ragcourse.embeddings import embed
 from ragcourse.errors import CourseError
-from ragcourse.retrieval import (MAX_QUERY_CHARS, Hit, clean_query, keyword_search, rrf, search, vector_search,
-                                 weighted_fusion)
+from ragcourse.retrieval import (
+    MAX_QUERY_CHARS,
+    Hit,
+    clean_query,
+    keyword_search,
+    rrf,
+    search,
+    vector_search,
+    weighted_fusion,
+)
 from ragcourse.store import VectorStore
 
 DOCS = {

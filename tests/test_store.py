@@ -43,7 +43,7 @@ def exercise(store: VectorStore) -> None:
 
     store.set_allowed_groups("beta", ["g2", "g3"])
     got = store._collection.get(ids=["beta:000", "alpha:000"], include=["metadatas"])
-    groups = {cid: m["allowed_groups"] for cid, m in zip(got["ids"], got["metadatas"])}
+    groups = {cid: m["allowed_groups"] for cid, m in zip(got["ids"], got["metadatas"], strict=True)}
     assert groups == {"beta:000": "g2,g3", "alpha:000": "g1"}
 
     store.upsert(CHUNKS[:1], v[1:2])  # replacing a chunk's vector keeps one row
