@@ -10,7 +10,7 @@ from .corpus import course
 from .errors import CourseError
 from .index import get_kb
 from .llm import banner, chat_model, get_client
-from .rag import search_knowledge_base, simple_rag
+from .pipeline import search_knowledge_base, simple_rag
 from .reflection import reflective_rag
 from .routing import rag, route_question
 from .tools import calculate

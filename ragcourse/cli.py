@@ -65,7 +65,7 @@ def cmd_docs(args: argparse.Namespace) -> None:
 def run_mode(question: str, user: str | None, mode: str):  # noqa: ANN201 - a RagResult
     """Answer with the chosen mode; ``auto`` lets the router decide."""
     from .agent import agentic_rag
-    from .rag import simple_rag
+    from .pipeline import simple_rag
     from .reflection import reflective_rag
     from .routing import rag
 

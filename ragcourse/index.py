@@ -9,18 +9,19 @@ metadata and the ACL, never the embedder; BM25 is rebuilt from the manifest's ch
 so both retrievers always see the same chunk set.
 
 An update may be killed half-way (a crash, Ctrl-C, a full disk). It stays safe because
-of the write order, per document:
+of the write order, for each batch of documents:
 
-1. a *pending* mark for the document is committed to the manifest;
+1. a *pending* mark for the documents is committed to the manifest;
 2. the ACL and then the vector store are changed;
-3. one manifest transaction records the document's new chunks and clears the mark.
+3. one manifest transaction records the documents' new chunks and clears the marks.
 
 The manifest is therefore the truth and the store and the ACL are derived from it. Every
 sync starts by reconciling them with it: store chunks the manifest does not know are
 deleted, chunks it knows that are missing (or belong to a pending document) are written
 back from the manifest's vectors, and the ACL gets the manifest's groups. The normal
 update then redoes the unfinished work, so a rerun converges: nothing lost, nothing
-duplicated.
+duplicated. (That holds for a killed process; after a power cut, only as far as Chroma's
+own writes survive it.)
 """
 
 from __future__ import annotations
@@ -76,7 +77,11 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 @dataclass
 class UpdateReport:
-    """What one ``sync`` did: document ids per kind of change, failures by file name, and the work done."""
+    """What one ``sync`` did: document ids per kind of change, failures by file name, and the work done.
+
+    ``chunks_embedded`` counts texts this index had no vector for; the embedder's own disk
+    cache may still answer some of them (e.g. when the same corpus is indexed twice).
+    """
 
     added: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
@@ -115,7 +120,7 @@ class KnowledgeBase:
     The ACL (``root/acl.sqlite``) is shared, because permissions do not depend on the model.
     """
 
-    def __init__(self, name: str, root: Path, *, embedder: Embedder | None = None, chroma_url: str | None = None):
+    def __init__(self, name: str, root: Path, *, embedder: Embedder | None = None, chroma_url: str | None = None) -> None:
         self.name, self.root = name, Path(root)
         self._embedder = embedder
         self.embedder_name = embedder.name if embedder is not None else get_settings().embedding_model

@@ -147,7 +147,7 @@ def reflective_rag(question: str, user_id: str | None = None, *, max_iterations:
                    web: WebSearchProvider | None = None) -> RagResult:
     """Single-shot answer, then judge → reflect → search → regenerate, at most ``max_iterations`` times.
 
-    ``single_shot`` (default :func:`ragcourse.rag.simple_rag`), ``search`` (the knowledge base)
+    ``single_shot`` (default :func:`ragcourse.pipeline.simple_rag`), ``search`` (the knowledge base)
     and ``web`` (the configured web search) can be replaced, e.g. by tests. A model failure
     ends the loop with the best answer so far and a note in the trace.
     """
@@ -160,7 +160,7 @@ def reflective_rag(question: str, user_id: str | None = None, *, max_iterations:
     user = session_user(user_id)
     client = client or get_client()
     if single_shot is None:
-        from .rag import simple_rag as single_shot
+        from .pipeline import simple_rag as single_shot
     first = single_shot(question, user, client=client)
     run = _Loop(question, client, chat_model(), course().company)
     run.usage.merge(first.usage)

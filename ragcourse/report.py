@@ -63,7 +63,7 @@ def retrieval_summary(table: pd.DataFrame) -> pd.DataFrame:
 def answer_pipelines() -> dict[str, Callable[[Question], object]]:
     """The three answering modes of the course, keyed by name."""
     from .agent import agentic_rag
-    from .rag import simple_rag
+    from .pipeline import simple_rag
     from .reflection import reflective_rag
 
     return {"simple": lambda q: simple_rag(q.question, q.user),

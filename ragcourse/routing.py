@@ -98,7 +98,7 @@ def route_question(question: str, *, use_llm: bool = False, client: Any = None) 
 def rag(question: str, user_id: str | None = None, *, use_llm: bool = False, client: Any = None) -> RagResult:
     """Route, then answer with ``simple_rag`` or ``agentic_rag``; the trace starts with the routing decision."""
     from .agent import agentic_rag
-    from .rag import simple_rag
+    from .pipeline import simple_rag
 
     tick = time.perf_counter()
     decision = route_by_llm(question, client) if use_llm else route_by_rules(question)

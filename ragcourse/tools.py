@@ -352,7 +352,7 @@ def normalise_query(query: str) -> str:
 
 def course_search(query: str, user_id: str) -> list[Passage]:
     """The knowledge-base search of notebooks 03 and 05 (permission filter inside), imported only when used."""
-    from .rag import search_knowledge_base
+    from .pipeline import search_knowledge_base
 
     return search_knowledge_base(query, user_id)
 

@@ -235,4 +235,4 @@ def test_the_command_line_answers_from_an_ingested_pdf_citing_its_page(tmp_path)
 
     answer = run("ask", QUESTION, "--mode", "simple", "--user", "emp_alice")
     assert "4417" in answer["answer"]
-    assert any(c["source"].endswith("handbook.pdf") and c["page"] == 2 for c in answer["citations"]), answer
+    assert any(c["source"].endswith("handbook.pdf") and c["page"] == 2 for c in answer["citations"]), answer["citations"]

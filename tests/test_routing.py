@@ -64,7 +64,7 @@ def test_rag_dispatches_and_records_the_route(monkeypatch: pytest.MonkeyPatch) -
         return lambda question, user_id, client=None: RagResult(question, user_id or "emp_alice", mode, "m", mode,
                                                                  usage=Usage(llm_calls=1))
 
-    monkeypatch.setattr("ragcourse.rag.simple_rag", fake("simple"))
+    monkeypatch.setattr("ragcourse.pipeline.simple_rag", fake("simple"))
     monkeypatch.setattr("ragcourse.agent.agentic_rag", fake("agentic"))
     simple = rag("What is the company's address?")
     agentic = rag("Why did sales drop in the last three months?", "emp_alice")
