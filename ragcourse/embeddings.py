@@ -14,9 +14,10 @@ import hashlib
 import os
 import sqlite3
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 

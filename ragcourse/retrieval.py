@@ -15,7 +15,7 @@ import time
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from .embeddings import embed
 from .errors import CourseError
 from .results import Passage, Usage
 from .store import VectorStore
+
+if TYPE_CHECKING:
+    from .rerank import Reranker
 
 #: Longest query the pipeline reads; the rest is cut. Embeddings read ~256 word pieces anyway, and a pasted
 #: document as a "query" would make BM25 score thousands of terms for nothing.
@@ -152,13 +155,14 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
 
 def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, rerank: bool = True,
            candidates: int = 20, top_n: int = 5, top_k: int = 3, client: Any = None,
-           reranker: Any = None) -> SearchRun:
+           reranker: Reranker | None = None) -> SearchRun:
     """The full pipeline; returns the ``top_k`` hits and every stage's hits and timings (ms).
 
     With ``rewrite`` the model turns the question into up to three search queries; the
     original question is always searched too, so a poor rewrite cannot lose what the
     question itself finds. Each query runs both retrievers (``candidates`` each), RRF
-    fuses all the lists, and the reranker re-orders the fused ``top_n`` to keep ``top_k``.
+    fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
+    ``top_n`` to keep ``top_k``.
     """
     from .rerank import default_reranker
     from .rewrite import rewrite_query
