@@ -159,6 +159,6 @@ def chunk_document(doc: Document, size: int = 800, overlap: int = 120) -> list[C
     return [
         Chunk(chunk_id=f"{doc.doc_id}:{position:03d}", doc_id=doc.doc_id, position=position, title=doc.title,
               heading=heading, text=text, source=doc.source, allowed_groups=tuple(doc.allowed_groups),
-              date=doc.date.isoformat())
+              date=doc.date.isoformat(), page=doc.page)
         for position, (heading, text) in enumerate(texts)
     ]

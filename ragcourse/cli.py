@@ -111,6 +111,10 @@ def cmd_ingest(args: argparse.Namespace) -> None:
     report = ingest_paths(args.paths, groups=groups, progress=not args.json)
     if args.json:
         _print_json(report)
+        return
+    print(f"{report['kb']}: {report['files']} files, {report['documents']} documents, "
+          f"{report['chunks_embedded']} chunks embedded, {len(report['skipped'])} skipped, "
+          f"{len(report['kept'])} kept from earlier runs")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,10 +20,10 @@ NO_VISIBLE_DOCUMENTS = "No documents in the knowledge base are visible to you, s
 
 
 def resolve_user(user_id: str | None, kb: KnowledgeBase | None = None) -> str:
-    """The asking user: the argument, else the configured default; unknown ids fail with one line."""
+    """The asking user: the argument (``None`` means the configured default); unknown or empty ids fail with one line."""
     from .config import get_settings
 
-    user = (user_id or get_settings().user or "").strip()
+    user = (get_settings().user if user_id is None else user_id).strip()
     (kb or get_kb()).acl.check_user(user)
     return user
 

@@ -97,6 +97,22 @@ def resolve_relative(text: str, today: date) -> str:
     return text
 
 
+_ORDINAL_SPAN = re.compile(r"\b(?:the\s+)?(first|last|second)\s+(two|three|half)(?:\s+quarters)?\s+of\s+((?:19|20)\d{2})\b"
+                           r"|\b(?:the\s+)?(first|second)\s+half\s+of\s+((?:19|20)\d{2})\b", re.I)
+
+
+def expand_spans(text: str) -> str:
+    """Spans of quarters written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024"."""
+    def quarters(m: re.Match[str]) -> str:
+        which, count, year = (m[1], m[2], m[3]) if m[1] else (m[4], "half", m[5])
+        n = 2 if count.lower() in ("two", "half") else 3
+        first = 1 if which.lower() == "first" else 5 - n
+        names = [f"Q{i}" for i in range(first, first + n)]
+        return f"{', '.join(names[:-1])} and {names[-1]} {year}"
+
+    return _ORDINAL_SPAN.sub(quarters, text)
+
+
 def fill_years(periods: list[Period], today: date | None) -> list[Period]:
     """Give yearless quarters and months a year: the question's own year, else the latest one that has ended."""
     years = [p.year for p in periods if p.year]

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
 from .messages import Block, parse_blocks
-from .text import Period, anchors, clauses, find_periods, number_value, numbers, stem, terms, unit_of
+from .text import (Period, anchors, clauses, find_periods, normalise_periods, number_value, numbers, period_mentions,
+                   plain_number, stem,
+                   terms, unit_of)
 
 
 @dataclass(frozen=True)
@@ -31,44 +33,68 @@ class Quantity:
     @property
     def plain(self) -> str:
         """The number for a calculator expression: "45.2", "3200"."""
-        return f"{self.value:g}"
+        return plain_number(self.value)
 
 
 def _same_period(mentioned: list[Period], side: list[Period]) -> bool:
     return any(m.kind == s.kind and m.number == s.number and (m.year in (None, s.year)) for m in mentioned for s in side)
 
 
-def _period_fits(sentence: str, start: int, side_periods: list[Period]) -> bool:
-    """Whether the number at ``start`` belongs to the side's period (its clause's, else the sentence's topic)."""
-    if not side_periods:
-        return True
+_BINDS_FORWARD = re.compile(r"\s*(?:\w+\s+){0,2}?(?:in|for|during|at the end of|by the end of)\s+(?:the\s+)?$")
+
+
+def _number_periods(text: str, start: int, end: int) -> list[Period]:
+    """The periods a number at ``text[start:end]`` belongs to (``text`` normalised).
+
+    "$15.9M in October" binds forward; otherwise the number takes the nearest period named before it
+    in its clause ("In Q3 2024, margin rose to 45.2%"), else one named after it, else the sentence's topic.
+    """
+    mentions = period_mentions(text)
+    for m_start, _, period in mentions:
+        if m_start >= end and _BINDS_FORWARD.fullmatch(text[end:m_start]):
+            return [period]
     offset = 0
-    for clause in clauses(sentence):
-        offset = sentence.find(clause, offset)
+    for clause in clauses(text):
+        offset = text.find(clause, offset)
         if offset <= start < offset + len(clause):
-            own = find_periods(clause)
-            if own:
-                return _same_period(own, side_periods)
+            inside = [(a, p) for a, _, p in mentions if offset <= a < offset + len(clause)]
+            before = [p for a, p in inside if a < start]
+            after = [p for a, p in inside if a >= end]
+            if before or after:
+                return before[-1:] if before else after[:1]
             break
-    topic = find_periods(clauses(sentence)[0])  # "In Q3 2024, margin rose to ..." is about Q3 2024
-    return not topic or _same_period(topic, side_periods)
+        offset += len(clause)
+    return find_periods(clauses(text)[0]) if clauses(text) else []
+
+
+def _period_fits(text: str, start: int, end: int, side_periods: list[Period]) -> bool:
+    """Whether the number at ``text[start:end]`` belongs to the side's period (a number without one fits)."""
+    own = _number_periods(text, start, end)
+    return not side_periods or not own or _same_period(own, side_periods)
+
+
+def _is_share(text: str, end: int, hits: set[str]) -> bool:
+    """"14% of revenue" is a share of the subject, not its value."""
+    m = re.match(r"\s*of\s+(?:the\s+|our\s+|its\s+|total\s+)?([\w-]+)", text[end:])
+    return bool(m and stem(m[1].lower()) in hits)
 
 
 def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
     """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin")."""
     side_anchors, subject_terms = anchors(side), set(terms(subject))
     side_periods = find_periods(side)
-    best: tuple[tuple[float, float], Quantity] | None = None
+    best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
         hits = subject_terms & sentence.terms
         if not hits or not side_anchors <= sentence.anchors:
             continue
-        positions = [m.start() for m in re.finditer(r"[\w-]+", sentence.text) if stem(m[0].lower()) in hits]
-        for match in numbers(sentence.text):
-            if not _period_fits(sentence.text, match.start(), side_periods):
+        text = normalise_periods(sentence.text)
+        positions = [m.start() for m in re.finditer(r"[\w-]+", text) if stem(m[0].lower()) in hits]
+        for match in numbers(text):
+            if not _period_fits(text, match.start(), match.end(), side_periods):
                 continue
             distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
-            rank = (len(hits) / len(subject_terms), -distance)
+            rank = (len(hits) / len(subject_terms), -_is_share(text, match.end(), hits), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)

@@ -32,8 +32,8 @@ from .answering import REFUSAL
 from .dates import today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
+from .text import find_periods, plain_number
 from .questions import Question, analyse
-from .text import find_periods
 from .toolbox import Tool, classify, order_arguments, text_arguments
 
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
@@ -148,6 +148,12 @@ class Policy:
             return quantities[sides[-1]], quantities[sides[0]]
         return quantities[sides[0]], quantities[sides[1]]
 
+    def total_expression(self, quantities: dict[str, Quantity]) -> str | None:
+        """The sum of every side's number, once all were found (for "total ... combined" questions)."""
+        if not self.q.total or len(quantities) < len(self.q.sides):
+            return None
+        return " + ".join(quantities[side].plain for side in self.q.sides)
+
     def expression(self, pair: tuple[Quantity, Quantity]) -> str:
         a, b = pair
         return f"({a.plain} - {b.plain}) / {b.plain} * 100" if self.q.percent else f"{a.plain} - {b.plain}"
@@ -166,8 +172,9 @@ class Policy:
         quantities = self.quantities()
         pair = self.ordered_pair(quantities)
         planned: list[tuple[Tool, dict[str, Any]]] = []
-        if calculator and pair:
-            planned.append((calculator, text_arguments(calculator, self.expression(pair))))
+        total = self.total_expression(quantities)
+        if calculator and (total or pair):
+            planned.append((calculator, text_arguments(calculator, total or self.expression(pair))))
         if search and q.cause and not q.direction:
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
@@ -221,8 +228,14 @@ class Policy:
         return compose(sentences, [e for e in extra if e]) or REFUSAL
 
     def _calculation_line(self, call: Call, quantities: dict[str, Quantity]) -> str:
-        result = calculation_result(call.result or "")
+        result = _rounded(calculation_result(call.result or ""), self.q.percent)
         pair = self.ordered_pair(quantities)
+        if result and self.total_expression(quantities):
+            parts = [f"{side} ({quantities[side].text})" for side in self.q.sides]
+            units = {quantities[side].unit for side in self.q.sides}
+            unit = units.pop() if len(units) == 1 else ""
+            value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
+            return f"The total of {', '.join(parts[:-1])} and {parts[-1]} is {value} ({call.result.strip()})."
         if not result or not pair:
             return f"Calculation: {call.result.strip()}." if result else ""
         a, b = pair
@@ -231,6 +244,15 @@ class Policy:
         change = "a change" if self.q.percent else "a difference"
         return (f"{a.side} ({a.text}) is {relation} than {b.side} ({b.text}): {change} of {result}{unit} "
                 f"({call.result.strip()}).")
+
+
+def _rounded(result: str, percent: bool) -> str:
+    """A calculator result as an answer writes it: a percentage to one decimal, other numbers to two at most."""
+    try:
+        value = float(result.replace(",", ""))
+    except ValueError:
+        return result
+    return plain_number(round(value, 1 if percent else 2))
 
 
 def _shorten(text: str, limit: int) -> str:

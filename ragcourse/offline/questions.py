@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from .dates import fill_years, resolve_relative
+from .dates import expand_spans, fill_years, resolve_relative
 from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, stem, word_set
 
 #: Words that say how to combine facts rather than which facts to find.
@@ -29,18 +29,26 @@ higher lower better worse between why reason reasons main key primary explain ex
 drivers cause causes caused behind percent percentage points point rate relative much how what did does do whether
 vs versus against than
 """)
+#: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
+AGGREGATE_WORDS = word_set("total totals combined sum altogether overall millions million billions thousands dollars "
+                           "dollar euros terms units")
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
                            "shrink shrank slump slumped worsen worsened")
 
-_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differen\w*|chang\w*|from .+ to |more than|less than|"
+_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differ\w*|chang\w*|from .+ to |more than|less than|"
                          r"higher|lower|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?)\b", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)", re.I)
 _ORDERS = re.compile(r"\b(orders?|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|consignments?)\b", re.I)
-_NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbookings?\b", re.I)
+_NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbookings?\b|"
+                         r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?)\b|"
+                         r"\b(?:contracts?|clauses?|agreements?)\b", re.I)
+_TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all)\b", re.I)
+#: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
+_SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency))\b", re.I)
@@ -61,9 +69,11 @@ class Question:
     cause: bool                 # asks for reasons
     direction: str              # "increase", "decline" or "" (unknown until numbers are seen)
     percent: bool               # asks for a relative change rather than a difference
+    total: bool                 # asks for the sum of the sides ("total bookings for October and November")
     parts: tuple[str, ...]      # specific searches for each part of a multi-part question
     orders: bool                # asks about an order or a shipment
     public: bool                # asks for public, market or regulator information
+    source: str = ""            # the document the question says to use ("December 2024 all-hands")
 
     @property
     def comparison(self) -> bool:
@@ -75,12 +85,12 @@ class Question:
 
     def side_queries(self) -> list[str]:
         """One specific search per compared side: "<side> <subject>"."""
-        return [f"{side} {self.subject}".strip() for side in self.sides]
+        return [f"{side} {self.subject} {self.source}".strip() for side in self.sides]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
         latest = sorted(self.periods, key=Period.sort_key)[-1:] if len(self.sides) == 2 else self.periods
-        words = [period_phrase(list(latest)), self.subject, direction or self.direction or "change"]
+        words = [period_phrase(list(latest)), self.subject, direction or self.direction or "change", self.source]
         return "reasons for the " + " ".join(w for w in words if w)
 
     def searches(self) -> list[str]:
@@ -121,7 +131,7 @@ def _singular(word: str) -> str:
     """"margins" -> "margin" (so a side query reads "Q3 2024 gross margin"); "sales" stays "sales"."""
     if word.lower() in _PLURAL_NOUNS:
         return word
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and stem(word[:-1].lower()) == stem(word.lower()):
+    if len(word) > 3 and "-" not in word and word.endswith("s") and not word.endswith("ss") and stem(word[:-1].lower()) == stem(word.lower()):
         return word[:-1]
     return word
 
@@ -131,10 +141,10 @@ def _subject(clause: str, sides: list[str]) -> str:
         clause = clause.replace(side, " ")
     clause = re.sub(r"'s\b", "", clause)
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
-    drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | {"our", "their", "its", "and", "the"}
+    drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the"}
     month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                    "november", "december"}
-    return " ".join(_singular(w) for w in key_phrase(clause, drop | month_names).split())
+    return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, drop | month_names).split()))
 
 
 def _named_sides(clause: str) -> list[str]:
@@ -196,11 +206,18 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes and other systems."""
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
+    text = expand_spans(text)
+    source = _SOURCE.match(text)
+    if source:
+        text = text[source.end():]
+        text = text[:1].upper() + text[1:]
     periods = fill_years(find_periods(text), today)
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
+    scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)
     return Question(
         text=text, query=key_phrase(_with_years(text, periods)), periods=tuple(periods), subject=_subject(main, sides), sides=tuple(sides), cause=bool(_CAUSE.search(text)),
-        direction=_direction(text), percent=bool(_PERCENT.search(text)), parts=tuple(_parts(clauses, periods) or [text]),
-        orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)))
+        direction=_direction(text), percent=bool(_PERCENT.search(text)), total=bool(_TOTAL.search(text)), parts=tuple(f"{part} {scope}".strip() for part in _parts(clauses, periods) or [text]),
+        orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)),
+        source=scope)

@@ -32,7 +32,7 @@ but by can could did do does doing down during each few for from further had has
 how i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over
 own same she should so some such than that the their theirs them then there these they this those through to too under
 until up very was we were what when where which while who whom why will with would you your yours please tell show give
-find know let us company company's many much get got make made use used using like per via vs versus
+find know let us company company's many much according get got make made use used using like per via vs versus
 """)
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -56,7 +56,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
 _CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9]+(?:-[a-z0-9]+)+$")
 
 #: A quantity as written in a document: "$47.9M", "45.2%", "3,200 units", "6 percent".
-NUMBER = re.compile(r"(?<![\w.])[$€£]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|percentage points?\b|pp\b|[mMkK]\b|"
+NUMBER = re.compile(r"(?<![\w.])[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:%|percent\b|percentage points?\b|pp\b|[mMkK]\b|"
                     r"bn\b|million\b|billion\b|thousand\b))?")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9$])")
@@ -109,25 +109,25 @@ def _quarter_text(number: int, year: str | None) -> str:
     return f"Q{number} {year}" if year else f"Q{number}"
 
 
+def period_mentions(text: str) -> list[tuple[int, int, Period]]:
+    """Where ``text`` (already :func:`normalise_periods`-ed) names a period: (start, end, period), in order."""
+    found: list[tuple[int, int, Period]] = []
+    for m in re.finditer(rf"\bQ([1-4])(?: ({_YEAR}))?\b", text):
+        found.append((*m.span(), Period(int(m[2]) if m[2] else None, "quarter", int(m[1]))))
+    for m in _MONTH_YEAR.finditer(text):
+        found.append((*m.span(), Period(int(m[2]), "month", _MONTH_PREFIX[m[1][:3].lower()])))
+    for pattern, kind in ((rf"\b({'|'.join(MONTHS)})\b", "month"), (_STANDALONE_YEAR.pattern, "year")):
+        for m in re.finditer(pattern, text, re.I):
+            if not any(a <= m.start() < b for a, b, _ in found):
+                period = (Period(None, "month", MONTHS.index(m[1].lower()) + 1) if kind == "month"
+                          else Period(int(m[1]), "year"))
+                found.append((*m.span(), period))
+    return sorted(found, key=lambda item: item[0])
+
+
 def find_periods(text: str) -> list[Period]:
     """The periods a text names, in order of appearance, without repeats."""
-    text = normalise_periods(text)
-    found: list[tuple[int, Period]] = []
-    taken: list[tuple[int, int]] = []
-    for m in re.finditer(rf"\bQ([1-4])(?: ({_YEAR}))?\b", text):
-        found.append((m.start(), Period(int(m[2]) if m[2] else None, "quarter", int(m[1]))))
-        taken.append(m.span())
-    for m in _MONTH_YEAR.finditer(text):
-        found.append((m.start(), Period(int(m[2]), "month", _MONTH_PREFIX[m[1][:3].lower()])))
-        taken.append(m.span())
-    for m in re.finditer(rf"\b({'|'.join(MONTHS)})\b", text, re.I):
-        if not any(a <= m.start() < b for a, b in taken):
-            found.append((m.start(), Period(None, "month", MONTHS.index(m[1].lower()) + 1)))
-            taken.append(m.span())
-    for m in _STANDALONE_YEAR.finditer(text):
-        if not any(a <= m.start() < b for a, b in taken):
-            found.append((m.start(), Period(int(m[1]), "year")))
-    return list(dict.fromkeys(p for _, p in sorted(found, key=lambda item: item[0])))
+    return list(dict.fromkeys(p for _, _, p in period_mentions(normalise_periods(text))))
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\s(?:from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
@@ -219,6 +219,11 @@ def numbers(text: str) -> list[re.Match[str]]:
 def number_value(quantity: str) -> float:
     """The numeric value of a quantity as written ("$47.9M" -> 47.9, "3,200" -> 3200)."""
     return float(re.sub(r"[^\d.]", "", quantity.replace(",", "")).rstrip(".") or 0)
+
+
+def plain_number(value: float) -> str:
+    """A number without exponent or trailing zeros: 135.8, 5459, -19.3."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
 def unit_of(quantity: str) -> str:
