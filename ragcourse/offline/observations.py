@@ -15,9 +15,20 @@ from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
 from .messages import Block, parse_blocks
-from .text import (Period, anchors, clauses, find_periods, normalise_periods, number_value, numbers, period_mentions,
-                   plain_number, stem,
-                   terms, unit_of)
+from .text import (
+    Period,
+    anchors,
+    clauses,
+    find_periods,
+    normalise_periods,
+    number_value,
+    numbers,
+    period_mentions,
+    plain_number,
+    stem,
+    terms,
+    unit_of,
+)
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from .answering import REFUSAL
 from .dates import today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
-from .text import find_periods, plain_number
 from .questions import Question, analyse
+from .text import find_periods, plain_number
 from .toolbox import Tool, classify, order_arguments, text_arguments
 
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
