@@ -8,8 +8,18 @@ import pandas as pd
 import pytest
 
 from ragcourse.corpus import Question
-from ragcourse.evaluation import (compare_runs, contains, hit_at_k, is_refusal, mrr_at_k, ndcg_at_k, parse_score,
-                                  recall_at_k, score_answer, unique_docs)
+from ragcourse.evaluation import (
+    compare_runs,
+    contains,
+    hit_at_k,
+    is_refusal,
+    mrr_at_k,
+    ndcg_at_k,
+    parse_score,
+    recall_at_k,
+    score_answer,
+    unique_docs,
+)
 from ragcourse.results import Citation, RagResult
 
 
