@@ -17,7 +17,6 @@ import csv
 import hashlib
 import io
 import json
-import math
 import os
 import sys
 import tempfile
@@ -33,6 +32,7 @@ from .chunking import Chunk
 from .config import get_settings
 from .embeddings import embed
 from .errors import CourseError
+from .evaluation import ndcg_at_k, recall_at_k
 from .retrieval import Hit, rrf, to_hits
 from .store import VectorStore
 
@@ -126,18 +126,6 @@ def scifact_folder(path: Path | None = None) -> Path:
         return Path(path or os.environ["RAGCOURSE_SCIFACT"]).expanduser()
     cached = get_settings().cache_dir / "datasets"
     return cached / "scifact" if (cached / "scifact" / "corpus.jsonl").exists() else download_scifact(cached)
-
-
-def ndcg_at_k(ranked: Sequence[str], relevant: Mapping[str, int], k: int = 10) -> float:
-    """Normalised discounted cumulative gain: graded relevance, discounted by log2 of the rank."""
-    dcg = sum(relevant.get(doc, 0) / math.log2(rank + 1) for rank, doc in enumerate(ranked[:k], start=1))
-    ideal = sum(g / math.log2(rank + 1) for rank, g in enumerate(sorted(relevant.values(), reverse=True)[:k], 1))
-    return dcg / ideal if ideal else 0.0
-
-
-def recall_at_k(ranked: Sequence[str], relevant: Mapping[str, int], k: int) -> float:
-    """Share of the relevant documents found in the top k."""
-    return len(set(ranked[:k]) & set(relevant)) / len(relevant) if relevant else 0.0
 
 
 def evaluate(runs: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str, int]]) -> dict[str, float]:

@@ -58,6 +58,7 @@ class Settings:
     record_path: Path | None = None
     replay_path: Path | None = None
     user: str = "emp_alice"
+    reranker: str = "sentence"
     timeout: float = 60.0
     max_retries: int = 2
 
@@ -162,6 +163,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         record_path=Path(record).expanduser() if record else None,
         replay_path=Path(replay).expanduser() if replay else None,
         user=get("RAGCOURSE_USER", "emp_alice"),
+        reranker=get("RAGCOURSE_RERANKER", "sentence").strip(),
         timeout=float(_number("RAGCOURSE_TIMEOUT", get("RAGCOURSE_TIMEOUT", "60"), float)),
         max_retries=int(_number("RAGCOURSE_MAX_RETRIES", get("RAGCOURSE_MAX_RETRIES", "2"), int)),
     )

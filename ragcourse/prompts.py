@@ -63,6 +63,11 @@ REFLECT_SYSTEM = (
     'Respond with JSON only: {{"reason": "...", "action": "search_internal|search_web|stop", "query": "..."}}'
 )
 
+RERANK_SYSTEM = (
+    "You rank passages by how well they answer a search query. Reply with the passage numbers, most relevant "
+    "first, separated by commas, and nothing else."
+)
+
 ROUTER_SYSTEM = (
     "Classify the question. Reply \"simple\" if one search in the company documents can answer it "
     "(a single fact), or \"agentic\" if it needs several searches, a comparison, a calculation, "

@@ -5,10 +5,11 @@ first 256 word pieces) or one bag of words. A reranker can afford a closer look 
 handful of candidates. Three implementations share one small protocol:
 
 * :class:`SentenceReranker` (the offline default): does ONE sentence of the chunk say
-  what the query asks? It embeds every sentence (cached), takes the best cosine per
-  chunk, and fuses that ranking with the incoming (RRF) ranking — rank fusion again, so
-  no weights to learn. Measured on SciFact (see ``beir.py``) it beats RRF alone, where
-  MaxSim over token embeddings did worse: measure before you choose.
+  what the query asks, and how many of the query's terms does the chunk contain? It
+  embeds every sentence (cached) for the best cosine per chunk, counts the query terms
+  present, and fuses those two rankings with the incoming (RRF) ranking — rank fusion
+  again, so there are no weights to learn. On SciFact it lifts nDCG@10 from 0.712 (RRF)
+  to 0.726, where MaxSim over token embeddings did worse than RRF: measure before you choose.
 * :class:`CrossEncoderReranker`: a sentence-transformers ``CrossEncoder`` from a local
   folder (e.g. ms-marco-MiniLM-L-6-v2), reading query and chunk together.
 * :class:`LLMReranker`: the chat model orders the passages (slow and costly; for comparison).
@@ -27,17 +28,17 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .bm25 import tokenize
 from .chunking import split_sentences
+from .config import get_settings
 from .embeddings import embed
 from .errors import CourseError
+from .prompts import RERANK_SYSTEM
 from .retrieval import Hit
 
-#: Rank-fusion constant of the sentence reranker: small, because it fuses two short lists (tuned on SciFact train).
+#: Rank-fusion constant of the sentence reranker: small, because it fuses short lists (SciFact: k = 5…60 all beat
+#: RRF alone, 0.731…0.717 nDCG@10; the smaller, the more the reranker's own signals count).
 SENTENCE_RRF_K = 10
-RERANK_SYSTEM = (
-    "You rank passages by how well they answer a search query. Reply with the passage numbers, most relevant "
-    "first, separated by commas, and nothing else."
-)
 
 
 class Reranker(Protocol):
@@ -67,7 +68,7 @@ def _ranks(values: Sequence[float]) -> np.ndarray:
 
 
 class SentenceReranker:
-    """Best single-sentence cosine per chunk, rank-fused with the incoming order. Offline, no extra model."""
+    """Best single-sentence cosine and query-term coverage, rank-fused with the incoming order. Offline."""
 
     name = "rerank"
 
@@ -85,12 +86,18 @@ class SentenceReranker:
             start += len(group)
         return best
 
+    @staticmethod
+    def coverage(query: str, hits: Sequence[Hit]) -> list[float]:
+        """Per hit, the share of the query's distinct BM25 terms it contains (BM25 rewards repeats; this does not)."""
+        terms = set(tokenize(query))
+        return [len(terms & set(tokenize(h.chunk.embed_text))) / max(len(terms), 1) for h in hits]
+
     def rerank(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         if not hits:
             return []
-        sentence = _ranks(self.sentence_scores(query, hits))
-        incoming = np.arange(1, len(hits) + 1)
-        return reordered(hits, list(1 / (self.k + incoming) + 1 / (self.k + sentence)), self.name)
+        ranks = [np.arange(1, len(hits) + 1), _ranks(self.sentence_scores(query, hits)),
+                 _ranks(self.coverage(query, hits))]
+        return reordered(hits, list(sum(1 / (self.k + r) for r in ranks)), self.name)
 
 
 class CrossEncoderReranker:
@@ -143,7 +150,7 @@ class LLMReranker:
 
 def default_reranker() -> Reranker:
     """The reranker ``RAGCOURSE_RERANKER`` names: ``sentence`` (default), ``cross-encoder:<folder>`` or ``llm``."""
-    choice = os.environ.get("RAGCOURSE_RERANKER", "sentence").strip()
+    choice = get_settings().reranker
     if choice.startswith("cross-encoder:"):
         return CrossEncoderReranker(choice.split(":", 1)[1])
     if choice == "llm":
