@@ -31,6 +31,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -123,6 +124,7 @@ class KnowledgeBase:
     def __init__(self, name: str, root: Path, *, embedder: Embedder | None = None, chroma_url: str | None = None) -> None:
         self.name, self.root = name, Path(root)
         self._embedder = embedder
+        self.successors: dict[str, str] = {}  # superseded doc id → the doc that replaces it (set by sync)
         self.embedder_name = embedder.name if embedder is not None else get_settings().embedding_model
         model_dir = self.root / _slug(self.embedder_name)
         model_dir.mkdir(parents=True, exist_ok=True)
@@ -210,6 +212,8 @@ class KnowledgeBase:
                 self._manifest.executemany("INSERT INTO failures VALUES (?, ?)", failed.items())
                 self._manifest.execute("INSERT OR REPLACE INTO meta VALUES ('chunker', ?)", (_chunker_version(),))
             self._load()
+        # The newer version wins: retrieval orders a superseded document after its successor.
+        self.successors = {d.supersedes: d.doc_id for d in documents.values() if d.supersedes in documents}
         report.seconds = time.perf_counter() - started
         return report
 
@@ -437,7 +441,8 @@ def _course_kb() -> KnowledgeBase:
         return kb
     kb = KnowledgeBase.open("course", chroma_url=settings.chroma_url)
     kb.acl.load_course_users(data.users, data.groups)
-    kb.sync(data.documents, progress=not kb.chunks)
+    # A progress bar only on a terminal: in a notebook it would make a cold run's output differ from a warm one.
+    kb.sync(data.documents, progress=not kb.chunks and sys.stderr.isatty())
     return kb
 
 

@@ -11,6 +11,7 @@ never becomes a candidate and never pushes a readable one out of the top-k.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -146,6 +147,21 @@ def weighted_fusion(lists: Sequence[Sequence[Hit]], weights: Sequence[float]) ->
     return _merge(lists, contribution)
 
 
+def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: str) -> list[Hit]:
+    """The newer version wins: a superseded document's hits move behind the rest when its successor is also
+    a candidate — unless the query names the old version's year ("the 2023 travel policy"). Permissions are
+    respected for free: a successor the user cannot read is never a candidate, so the old version stays.
+    """
+    present = {h.chunk.doc_id for h in hits}
+    years = set(re.findall(r"\b(?:19|20)\d{2}\b", query))
+
+    def stale(hit: Hit) -> bool:
+        successor = successors.get(hit.chunk.doc_id)
+        return successor in present and hit.chunk.date[:4] not in years
+
+    return [h for h in hits if not stale(h)] + [h for h in hits if stale(h)]
+
+
 @contextmanager
 def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
     start = time.perf_counter()
@@ -191,7 +207,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
         run.stages["vector" + suffix], run.stages["bm25" + suffix] = dense, keyword
         lists += [dense, keyword]
     with _timed(timings, "fusion"):
-        fused = rrf(lists)
+        fused = prefer_current(rrf(lists), getattr(kb, "successors", {}), query)
     run.stages["fused"] = fused
     run.hits = fused[:top_k]
     if rerank and fused:

@@ -15,6 +15,7 @@ from ragcourse.retrieval import (
     Hit,
     clean_query,
     keyword_search,
+    prefer_current,
     rrf,
     search,
     vector_search,
@@ -167,3 +168,21 @@ def test_bad_queries(kb: TinyKB):
 
 def test_query_vectors_are_unit_length():
     assert np.linalg.norm(embed(["a query"])[0]) == pytest.approx(1.0, abs=1e-5)
+
+
+def _dated_hit(doc_id: str, date: str) -> Hit:
+    chunk = Chunk(chunk_id=f"{doc_id}:000", doc_id=doc_id, position=0, title=doc_id, heading="", text="x",
+                  source=f"docs/{doc_id}.md", date=date)
+    return Hit(chunk, 1.0)
+
+
+def test_the_newer_version_wins_unless_the_old_year_is_asked_for() -> None:
+    old, new, other = _dated_hit("policy-2023", "2023-02-01"), _dated_hit("policy-2024", "2024-06-01"), \
+        _dated_hit("memo", "2024-01-01")
+    successors = {"policy-2023": "policy-2024"}
+    order = [h.chunk.doc_id for h in prefer_current([old, other, new], successors, "remote days per week")]
+    assert order == ["memo", "policy-2024", "policy-2023"]
+    asked = [h.chunk.doc_id for h in prefer_current([old, other, new], successors, "the 2023 remote policy")]
+    assert asked == ["policy-2023", "memo", "policy-2024"]
+    alone = [h.chunk.doc_id for h in prefer_current([old, other], successors, "remote days")]
+    assert alone == ["policy-2023", "memo"]  # the successor is not a candidate (e.g. not readable): keep the old
