@@ -40,12 +40,15 @@ class ModelUnavailable(CourseError):
 
 
 def session_user(user_id: str | None) -> str:
-    """The user the whole run acts for: the argument, else the configured default; unknown ids fail in one line."""
+    """The user the whole run acts for: the argument (``None`` means the configured default); unknown or empty ids
+    fail in one line — an empty id must never fall back to somebody's permissions."""
     from .config import get_settings
     from .corpus import course
 
-    user = (user_id or get_settings().user or "").strip()
+    user = (get_settings().user if user_id is None else user_id).strip()
     users = course().users
+    if not user:
+        raise CourseError(f"No user id given: pass the asking user's id; known users: {', '.join(users)}.")
     if user not in users:
         raise CourseError(f"Unknown user {user!r}: use one of {', '.join(users)}.")
     return user
@@ -130,6 +133,13 @@ def agentic_rag(question: str, user_id: str | None = None, max_steps: int = 5, *
 
     started = time.perf_counter()
     user = session_user(user_id)
+    if search is None and tools is None:
+        from .index import get_kb
+        from .pipeline import NO_VISIBLE_DOCUMENTS
+
+        if not get_kb().visible_doc_ids(user):  # say so plainly instead of searching an empty world
+            return RagResult(question, user, "agentic", chat_model(), NO_VISIBLE_DOCUMENTS,
+                             seconds=time.perf_counter() - started)
     tools = tools or ToolBox(user, search=search)
     if tools.user_id != user:
         raise CourseError(f"The toolbox acts for {tools.user_id!r}, not for {user!r}: build it for the asking user.")
