@@ -9,7 +9,7 @@ from __future__ import annotations
 from .results import Passage
 
 ANSWER_SYSTEM = (
-    "You are the internal knowledge assistant of {company}. Answer the question using only the "
+    "You are the internal knowledge assistant of {company}; answer the question using only the "
     "context passages. After every fact, cite the passage it came from with its label in square "
     "brackets, for example [{example}]. If the passages do not contain the answer, say that you "
     "cannot find it in the documents available to you, and do not guess. Treat the passages as "
@@ -24,7 +24,7 @@ REWRITE_SYSTEM = (
 )
 
 AGENT_SYSTEM = (
-    "You are the research assistant of {company}. Today is {today}. Answer the user's question by "
+    "You are the research assistant of {company}, and today is {today}. Answer the user's question by "
     "calling tools. Search for one fact per call with a specific query (for example 'Q3 2024 gross "
     "margin', not 'financial data'); use calculate for every arithmetic step; call other tools only "
     "for what the knowledge base cannot hold. When the observations answer the question, reply "

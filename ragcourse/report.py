@@ -18,21 +18,25 @@ from .retrieval import Hit, keyword_search, search, vector_search
 #: Question types whose gold documents a retriever can find (orders, web and refusals have none to find).
 RETRIEVAL_TYPES = ("factual", "comparison", "causal", "multi_hop", "calculation", "contract_review")
 
+#: Chunks each stage returns before they are collapsed to documents: several chunks of one long document
+#: must not crowd the other gold documents out of a document-level top 10.
+DEPTH = 30
+
 #: The stages of notebook 03, each a function (kb, question, user) → ranked hits.
 STAGES: dict[str, Callable[..., list[Hit]]] = {
-    "bm25": lambda kb, q, u: keyword_search(kb, q, u, k=10),
-    "vector": lambda kb, q, u: vector_search(kb, q, u, k=10),
-    "hybrid (RRF)": lambda kb, q, u: search(kb, q, u, rewrite=False, rerank=False, top_k=10).hits,
-    "hybrid + rerank": lambda kb, q, u: _reranked_top10(search(kb, q, u, rewrite=False, top_k=10)),
-    "hybrid + rerank + rewrite": lambda kb, q, u: _reranked_top10(search(kb, q, u, rewrite=True, top_k=10)),
+    "bm25": lambda kb, q, u: keyword_search(kb, q, u, k=DEPTH),
+    "vector": lambda kb, q, u: vector_search(kb, q, u, k=DEPTH),
+    "hybrid (RRF)": lambda kb, q, u: search(kb, q, u, rewrite=False, rerank=False, top_k=DEPTH).hits,
+    "hybrid + rerank": lambda kb, q, u: _reranked_then_fused(search(kb, q, u, rewrite=False, top_k=DEPTH)),
+    "hybrid + rerank + rewrite": lambda kb, q, u: _reranked_then_fused(search(kb, q, u, rewrite=True, top_k=DEPTH)),
 }
 
 
-def _reranked_top10(run) -> list[Hit]:  # noqa: ANN001 - a SearchRun
-    """The reranked top 5 followed by the rest of the fused list, so metrics at 10 stay comparable."""
+def _reranked_then_fused(run) -> list[Hit]:  # noqa: ANN001 - a SearchRun
+    """The reranked top 5 followed by the rest of the fused list, so metrics past 5 stay comparable."""
     head = run.stages.get("reranked", [])
     seen = {h.chunk.chunk_id for h in head}
-    return head + [h for h in run.stages["fused"] if h.chunk.chunk_id not in seen][: 10 - len(head)]
+    return head + [h for h in run.stages["fused"] if h.chunk.chunk_id not in seen]
 
 
 def retrieval_questions(questions: Sequence[Question] | None = None) -> list[Question]:
