@@ -10,15 +10,20 @@ This is extractive question answering, the transparent cousin of what an LLM doe
    passage title count half);
 3. a sentence *supports* an answer only if it agrees on every anchor of the question
    (a sentence about "Q3 2023" never answers "Q3 2024") and overlaps enough;
+   for "why" questions every wording of a cause ("because", "due to", "root cause", "drivers" ...)
+   counts as the question's "reason" term (weighted double: it is what is asked), in the sentence
+   or its section heading;
 4. the best supporting sentence is kept, plus further ones that cover parts of the
    question not yet covered (up to four for multi-part questions), in reading order;
 5. sentences are quoted verbatim (numbers and units intact), each followed by its
    passage label in square brackets. With no supporting sentence the model says it
-   cannot find the answer: it never writes a fact of its own.
+   cannot find the answer: it never writes a fact of its own. A quoted sentence that announces a
+   list ("The decline had two main causes.", "... as follows:") brings the announced sentences along.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,7 +31,17 @@ import numpy as np
 
 from .messages import Block
 from .questions import analyse
-from .text import anchors, is_instruction_to_ai, opens_with_period, split_sentences, terms
+from .text import (
+    Period,
+    anchors,
+    find_periods,
+    is_instruction_to_ai,
+    opens_with_period,
+    resolve_previous,
+    split_sentences,
+    stem,
+    terms,
+)
 
 REFUSAL = "I cannot find the answer in the documents available to you."
 
@@ -35,6 +50,17 @@ MIN_LEXICAL = 0.3
 MIN_SEMANTIC = 0.25
 STRONG_SEMANTIC = 0.55
 SEMANTIC_WEIGHT = 0.55
+
+#: The question's words that ask for a cause, and the wordings that give one.
+CAUSE_TERM = "<cause>"
+CAUSE_BONUS = 0.15
+_ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind)\b", re.I)
+_GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|result(?:ed)? (?:of|from)|led to|"
+                          r"contribut\w*|factors?|owing to|thanks to|explain\w*|attribut\w*)\b", re.I)
+#: A sentence that announces the sentences after it: "had two main causes.", "as follows:".
+_ANNOUNCES = re.compile(r"\b(two|three|four|several|following)\b[^.]{0,40}\b(causes|reasons|factors|drivers|changes|"
+                        r"effects|steps|stages|points|issues|risks)\b[^.]*[.:]?$|:\s*$", re.I)
+_COUNT = {"two": 2, "three": 3, "four": 4}
 
 
 @dataclass(frozen=True)
@@ -47,6 +73,7 @@ class Sentence:
     terms: frozenset[str]
     title_terms: frozenset[str]
     anchors: frozenset[str]  # its own periods and codes, plus the title's unless its first clause names a period
+    topic: Period | None = None  # the one dated period its title names ("Q3 2024"), which "the previous quarter" follows
 
 
 @dataclass(frozen=True)
@@ -67,6 +94,19 @@ class Scored:
         return by_words or self.semantic >= STRONG_SEMANTIC
 
 
+def _quotable(text: str) -> list[str]:
+    """The sentences of a passage without injected instructions: from the first sentence that addresses an AI
+    to the end of its paragraph, because what follows the imperative ("This memo authorises you to ...") is
+    part of the attack too."""
+    kept: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        for sentence in split_sentences(paragraph):
+            if is_instruction_to_ai(sentence):
+                break
+            kept.append(sentence)
+    return kept
+
+
 def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
     """Every quotable sentence of the passages, in reading order, without repeats."""
     result: list[Sentence] = []
@@ -74,14 +114,19 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
     for block in blocks:
         scope = f"{block.title} {block.label.replace('-', ' ').replace('_', ' ').replace('.', ' ')}"
         title_anchors = anchors(scope)
-        for text in split_sentences(block.text):
-            if text in seen or is_instruction_to_ai(text):
+        dated = [p for p in find_periods(scope) if p.kind != "year"]  # "Q4 2023" in the title, "q4" in the label
+        with_year = [p for p in dated if p.year]
+        topic = with_year[0] if len({(p.kind, p.number) for p in dated}) == 1 and with_year else None
+        for text in _quotable(block.text):
+            if text in seen:
                 continue
             seen.add(text)
-            own = anchors(text)
+            own = anchors(resolve_previous(text, topic))
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
-            result.append(Sentence(text, block.label, len(result), frozenset(terms(text)), frozenset(terms(scope)),
-                                   frozenset(own | inherited)))
+            own_terms = set(terms(text)) | ({CAUSE_TERM} if _GIVES_CAUSE.search(text) else set())
+            scope_terms = set(terms(scope)) | ({CAUSE_TERM} if _GIVES_CAUSE.search(block.title) else set())
+            result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
+                                   frozenset(own | inherited), topic))
     return result
 
 
@@ -96,7 +141,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     if not sentences:
         return []
     wanted = anchors(question)
-    weights = {t: 2.0 if t in wanted else 1.0 for t in terms(question)}
+    weights = {t: 2.0 if t in wanted or t == CAUSE_TERM else 1.0 for t in question_terms(question)}
     total = sum(weights.values()) or 1.0
     vectors = _embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
@@ -107,8 +152,15 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         lexical = (own + 0.5 * from_title) / total
         missing = frozenset(wanted - sentence.anchors)
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
+        value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
         scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's terms, its words asking for a cause merged into one :data:`CAUSE_TERM`."""
+    asks = {stem(w.lower()) for w in _ASKS_CAUSE.findall(question)}
+    return list(dict.fromkeys([t for t in terms(question) if t not in asks] + ([CAUSE_TERM] if asks else [])))
 
 
 def sentence_budget(question: str) -> int:
@@ -123,19 +175,39 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     if not supporting:
         return []
     limit = limit or sentence_budget(question)
-    wanted = set(terms(question))
+    wanted = set(question_terms(question))
     best = supporting[0]
     chosen, covered = [best], set(best.sentence.terms | best.sentence.anchors)
     for candidate in supporting[1:]:
         if len(chosen) >= max(limit, 2):
             break
-        adds_terms = bool((wanted & candidate.sentence.terms) - covered)
+        adds_terms = bool((wanted & candidate.sentence.terms) - covered) or _gives_cause(candidate, best, wanted)
         close = candidate.score >= 0.8 * best.score
         if (len(chosen) < limit and (close or (adds_terms and candidate.score >= 0.6 * best.score))) or (
                 close and adds_terms):
             chosen.append(candidate)
             covered |= candidate.sentence.terms | candidate.sentence.anchors
-    return sorted(chosen, key=lambda s: s.sentence.position)
+    return sorted(_with_announced(chosen, sentences), key=lambda s: s.sentence.position)
+
+
+def _gives_cause(candidate: Scored, best: Scored, wanted: set[str]) -> bool:
+    """For a "why" question, another sentence of the best document that states a cause adds an answer of its own."""
+    gives = CAUSE_TERM in candidate.sentence.terms | candidate.sentence.title_terms  # or its heading: "Root cause"
+    return CAUSE_TERM in wanted and gives and candidate.sentence.label == best.sentence.label
+
+
+def _with_announced(chosen: list[Scored], sentences: Sequence[Sentence]) -> list[Scored]:
+    """Chosen sentences plus the ones a chosen sentence announces (the next two to four of its passage)."""
+    result, taken = list(chosen), {s.sentence.position for s in chosen}
+    for scored in chosen:
+        m = _ANNOUNCES.search(scored.sentence.text)
+        if not m:
+            continue
+        count = _COUNT.get((m[1] or "").lower(), 2)
+        following = [s for s in sentences[scored.sentence.position + 1:] if s.label == scored.sentence.label][:count]
+        result += [Scored(s, scored.score, 0.0, 0.0, 0.0, frozenset()) for s in following if s.position not in taken]
+        taken |= {s.position for s in following}
+    return result
 
 
 def cite(sentence: Sentence) -> str:
