@@ -19,13 +19,14 @@ For a user U, a run leaks when any of these holds (one *check* = one channel of 
   or the id of such a document; or the id, shipment or tracking number of an order U may
   not see; or a *secret*: a ``must_not_include`` string of any evaluation question that
   occurs in a source U cannot read and in no source U can read (unless U's own question
-  contains it). So "4.8%" is a secret for every user who cannot read the compensation plan;
+  contains it). So "4.8%" is a secret exactly for the users who may read no document stating it;
 * **cache** — a live entry of the agent's search cache (stored under the current scope of
   its user) holds a passage that user cannot read, or a web entry holds a non-public one.
 """
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import re
@@ -67,9 +68,15 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-def _shingles(text: str) -> set[int]:
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    """Every run of :data:`SHINGLE` consecutive words (lower-case letters and digits) of ``text``."""
     words = _tokens(text)
-    return {hash(tuple(words[i:i + SHINGLE])) for i in range(len(words) - SHINGLE + 1)}
+    return set(zip(*(words[k:] for k in range(SHINGLE)), strict=False))
+
+
+def _identifiers(text: str) -> set[str]:
+    """Id-like words of ``text``, lower-case: "docs/hr-comp-plan-2025.md:" gives "hr-comp-plan-2025.md"."""
+    return {word.strip(".-").lower() for word in re.findall(r"[\w.-]+", text)}
 
 
 @dataclass(frozen=True)
@@ -161,20 +168,19 @@ class _Secrets:
     """Everything one user must never see, precomputed once per set of groups."""
 
     readable: frozenset[str]
-    shingles: Mapping[int, str]   # shingle → the unreadable document it comes from
-    markers: re.Pattern[str] | None
+    shingles: Mapping[tuple[str, ...], str]   # shingle → the unreadable document it comes from
+    markers: frozenset[str]                   # lower-case ids of unreadable documents and unseen orders
     strings: tuple[str, ...]
 
-    def find(self, text: str, question: str) -> str | None:
+    def find(self, text: str, question: str, *, identifiers: bool = True) -> str | None:
         """What in ``text`` the user may not see (a short description), or None."""
-        words = _tokens(text)
-        for i in range(len(words) - SHINGLE + 1):
-            doc_id = self.shingles.get(hash(tuple(words[i:i + SHINGLE])))
-            if doc_id:
-                return f"text of {doc_id}: {' '.join(words[i:i + SHINGLE])!r}"
-        for match in self.markers.finditer(text) if self.markers else ():
-            if match.group(0).lower() not in question.lower():
-                return f"identifier {match.group(0)!r}"
+        copied = {s for s in _shingles(text) if s in self.shingles} - _shingles(question)  # the user's words are theirs
+        if copied:
+            shingle = min(copied)
+            return f"text of {self.shingles[shingle]}: {' '.join(shingle)!r}"
+        named = (_identifiers(text) & self.markers) - _identifiers(question) if identifiers else set()
+        if named:
+            return f"identifier {min(named)!r}"
         for secret in self.strings:
             if contains(text, secret) and not contains(question, secret):
                 return f"restricted fact {secret!r}"
@@ -191,19 +197,17 @@ class LeakDetector:
         self._by_user: dict[tuple[str, frozenset[str]], _Secrets] = {}
 
     def revoked(self, user: str, group: str) -> LeakDetector:
-        twin = LeakDetector.__new__(LeakDetector)
-        twin.__dict__.update(self.__dict__)
+        twin = copy.copy(self)  # shares the precomputed texts and per-groups secrets (keyed by groups)
         twin.readers = self.readers.without(user, group)
-        twin._by_user = self._by_user  # keyed by groups, so the two views share what they computed
         return twin
 
     @cached_property
-    def _documents(self) -> dict[str, tuple[str, set[int]]]:
+    def _documents(self) -> dict[str, tuple[str, set[tuple[str, ...]]]]:
         docs = {d.doc_id: f"{d.title}\n{d.text}" for d in self.data.documents.values()}
         return {doc_id: (text, _shingles(text)) for doc_id, text in docs.items()}
 
     @cached_property
-    def _public(self) -> tuple[str, set[int]]:
+    def _public(self) -> tuple[str, set[tuple[str, ...]]]:
         text = "\n".join(f"{p.title}\n{p.text}" for p in self.data.web.values())
         return text, _shingles(text)
 
@@ -212,8 +216,13 @@ class LeakDetector:
         return read_orders(self.data)
 
     @cached_property
-    def _secret_pool(self) -> tuple[str, ...]:
-        return tuple(sorted({s for q in self.data.questions for s in q.must_not_include}))
+    def _mentions(self) -> dict[str, frozenset[str]]:
+        """The ``must_not_include`` strings of every question that each source (document, web page, order) contains."""
+        pool = sorted({s for q in self.data.questions for s in q.must_not_include})
+        texts = {**{doc_id: text for doc_id, (text, _) in self._documents.items()},
+                 **{f"web:{p.doc_id}": f"{p.title}\n{p.text}" for p in self.data.web.values()},
+                 **{f"order:{o.order_id}": o.text for o in self._orders}}
+        return {source: frozenset(s for s in pool if contains(text, s)) for source, text in texts.items()}
 
     def secrets(self, user: str) -> _Secrets:
         key = (user, self.readers.groups[user])
@@ -230,18 +239,19 @@ class LeakDetector:
                                  *(o.text for o in seen_orders)])
         public_shingles = set(web_shingles).union(*(self._documents[d][1] for d in readable))
         hidden = sorted(set(self._documents) - readable)
-        shingles: dict[int, str] = {}
+        shingles: dict[tuple[str, ...], str] = {}
         for doc_id in hidden:
             for shingle in self._documents[doc_id][1] - public_shingles:
                 shingles.setdefault(shingle, doc_id)
         lowered = public_text.lower()
-        markers = sorted({m for d in hidden for m in (d, f"{d}.md")} | {m for o in hidden_orders for m in o.markers},
-                         key=lambda m: (-len(m), m))
-        markers = [m for m in markers if m.lower() not in lowered]
-        pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(m)}(?![\w-])" for m in markers), re.I) if markers else None
-        hidden_text = "\n".join([*(self._documents[d][0] for d in hidden), *(o.text for o in hidden_orders)])
-        strings = tuple(s for s in self._secret_pool if contains(hidden_text, s) and not contains(public_text, s))
-        return _Secrets(readable, shingles, pattern, strings)
+        markers = {m.lower() for d in hidden for m in (d, f"{d}.md")} | {m.lower() for o in hidden_orders for m in o.markers}
+        markers = frozenset(m for m in markers if m not in lowered)
+        mentions = self._mentions
+        public = frozenset().union(*(mentions[d] for d in readable), *(mentions[f"web:{w}"] for w in self.web),
+                                   *(mentions[f"order:{o.order_id}"] for o in seen_orders))
+        secret = frozenset().union(*(mentions[d] for d in hidden), *(mentions[f"order:{o.order_id}"] for o in hidden_orders))
+        strings = tuple(sorted(secret - public))
+        return _Secrets(readable, shingles, markers, strings)
 
     def check(self, result: RagResult, pipeline: str, cache: SearchCache | None = None,
               scope: Callable[[str], str] | None = None) -> tuple[int, list[Leak]]:
@@ -255,15 +265,16 @@ class LeakDetector:
         for step in result.trace:
             for p in step.passages:
                 if p.doc_id not in secrets.readable and p.doc_id not in self.web:
-                    flag("passages", f"{p.doc_id} in a {step.kind} step")
+                    flag("passages", f"{p.doc_id} in the {step.kind} step")
         for c in result.citations:
             if c.doc_id not in secrets.readable and c.doc_id not in self.web:
                 flag("citations", c.doc_id)
-        for channel, texts in _texts(result).items():
-            for text in dict.fromkeys(texts):
-                found = secrets.find(text, result.question)
-                if found:
-                    flag(channel, found)
+        findings: dict[tuple[str, bool], str | None] = {}
+        for channel, text, identifiers in dict.fromkeys(_texts(result)):
+            if (text, identifiers) not in findings:  # a tool result is also a prompt and a trace step: scan it once
+                findings[text, identifiers] = secrets.find(text, result.question, identifiers=identifiers)
+            if findings[text, identifiers]:
+                flag(channel, findings[text, identifiers])
         checks = len(CHANNELS)
         if cache is not None and scope is not None:
             checks += 1
@@ -273,11 +284,12 @@ class LeakDetector:
 
     def cache_leaks(self, cache: SearchCache, scope: Callable[[str], str]) -> Iterator[str]:
         """Live cache entries holding what their user may not read (entries of an older scope are unreachable)."""
+        scopes: dict[str, str] = {}
         for key in cache:
             tool, query, entry_scope = key
             owner = entry_scope.split("@", 1)[0]
             public = entry_scope.startswith("public:")
-            if not public and (owner not in self.readers.groups or entry_scope != scope(owner)):
+            if not public and (owner not in self.readers.groups or entry_scope != scopes.setdefault(owner, scope(owner))):
                 continue
             allowed = self.web if public else self.secrets(owner).readable | self.web
             for p in cache.get(key) or ():
@@ -285,21 +297,26 @@ class LeakDetector:
                     yield f"{tool}({query!r}) cached for {entry_scope} holds {p.doc_id}"
 
 
-def _texts(result: RagResult) -> dict[str, list[str]]:
-    """The texts of a run by channel: prompts (every message sent), tool results, the trace and the answer."""
-    prompts: list[str] = []
+def _texts(result: RagResult) -> Iterator[tuple[str, str, bool]]:
+    """(channel, text, search identifiers?) for every text of a run: the messages sent, tool results, trace, answer.
+
+    System messages are the program's templates; the only document reference they carry is an example
+    citation label (the agent's is fixed in code), so identifiers are not searched there — copied text
+    and restricted facts are.
+    """
     for step in result.trace:
         for message in step.messages:
             content = message.get("content")
-            prompts.append(content if isinstance(content, str) else json.dumps(content, default=str))
+            text = content if isinstance(content, str) else json.dumps(content, default=str)
+            yield "prompts", text, message.get("role") != "system"
             if message.get("tool_calls"):
-                prompts.append(json.dumps(message["tool_calls"], default=str))
-    return {
-        "prompts": prompts,
-        "tool results": [s.result for s in result.trace if s.kind in ("tool", "retrieve")],
-        "trace": [text for s in result.trace for text in (s.result, json.dumps(s.args, default=str))],
-        "answer": [result.answer, json.dumps([c.doc_id for c in result.citations])],
-    }
+                yield "prompts", json.dumps(message["tool_calls"], default=str), True
+        if step.kind in ("tool", "retrieve"):
+            yield "tool results", step.result, True
+        yield "trace", step.result, True
+        yield "trace", json.dumps(step.args, default=str), True
+    yield "answer", result.answer, True
+    yield "answer", json.dumps([c.doc_id for c in result.citations]), True
 
 
 # --------------------------------------------------------------------------- running the pipelines
@@ -370,12 +387,18 @@ def run_battery(plan: Iterable[Run], detector: LeakDetector, runners: Mapping[st
 
 @contextmanager
 def revoked(kb: KnowledgeBase, user: str, group: str) -> Iterator[None]:
-    """Remove ``user`` from ``group`` for the duration of the block, then restore the membership."""
+    """Remove ``user`` from ``group`` for the duration of the block, then restore the membership (if there was one).
+
+    The course's ACL is reloaded from ``course.yaml`` by every new process, so even an interrupted block
+    leaves no lasting change.
+    """
+    member = group in kb.acl.groups_of(user)
     kb.acl.remove_member(user, group)
     try:
         yield
     finally:
-        kb.acl.add_member(user, group)
+        if member:
+            kb.acl.add_member(user, group)
 
 
 def who_sees_what(data: Course, doc_ids: Sequence[str], readers: Readers | None = None) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from .bm25 import BM25Index
 from .chunking import Chunk
 from .embeddings import embed
 from .errors import CourseError
+from .periods import contradictions
 from .results import Passage, Usage
 from .store import VectorStore
 
@@ -147,6 +148,17 @@ def weighted_fusion(lists: Sequence[Sequence[Hit]], weights: Sequence[float]) ->
     return _merge(lists, contribution)
 
 
+def demote_other_periods(query: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits with those whose title names another year, quarter or month than the query moved to the end.
+
+    Vectors and BM25 barely tell "Q3 2023" from "Q3 2024"; this runs before the reranker so that
+    the ``top_n`` it sees are not filled with last year's reports (see :mod:`ragcourse.periods`).
+    """
+    flags = contradictions(query, [h.chunk for h in hits])
+    return [h for h, other in zip(hits, flags, strict=True) if not other] + \
+        [h for h, other in zip(hits, flags, strict=True) if other]
+
+
 def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: str) -> list[Hit]:
     """The newer version wins: a superseded document's hits move behind the rest when its successor is also
     a candidate — unless the query names the old version's year ("the 2023 travel policy"). Permissions are
@@ -178,7 +190,8 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     original question is always searched too, so a poor rewrite cannot lose what the
     question itself finds. Each query runs both retrievers (``candidates`` each), RRF
     fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
-    ``top_n`` to keep ``top_k``.
+    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query have been
+    moved behind the rest (:func:`demote_other_periods`).
     """
     from .rerank import default_reranker
     from .rewrite import rewrite_query
@@ -212,7 +225,8 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     run.hits = fused[:top_k]
     if rerank and fused:
         with _timed(timings, "rerank"):
-            reranked = (reranker or default_reranker()).rerank(query, fused[:top_n])
+            pool = demote_other_periods(query, fused)[:top_n]
+            reranked = (reranker or default_reranker()).rerank(query, pool)
         run.stages["reranked"] = reranked
         run.hits = reranked[:top_k]
     timings["total"] = (time.perf_counter() - start) * 1000

@@ -279,3 +279,49 @@ def test_why_question_quotes_the_sentences_that_give_causes(client):
     answer = ask(client, prompts.answer_messages("Why was the mobile app unavailable on 4 March 2024?", [passage],
                                                  "Quillon")).choices[0].message.content
     assert "expired signing key" in answer
+
+
+def test_a_sentence_that_only_shares_the_date_does_not_answer():
+    """A newsletter of January 2025 says nothing about an exchange rate on 15 January 2025: refuse."""
+    from ragcourse.offline.answering import answer
+    from ragcourse.offline.messages import Block
+
+    newsletter = Block("news.md", "Staff newsletter, January 2025", "Our first edition of 2025 was published on "
+                                                                     "10 January 2025.")
+    assert answer("What was the EUR/USD reference rate in January 2025?", [newsletter]) == REFUSAL
+    rates = Block("rates.md", "Reference rates", "The EUR/USD reference rate averaged 1.04 in January 2025.")
+    assert "1.04" in answer("What was the EUR/USD reference rate in January 2025?", [newsletter, rates])
+
+
+def test_a_product_code_is_not_a_quantity():
+    from ragcourse.offline.messages import Block
+    from ragcourse.offline.observations import find_quantity
+
+    blocks = [Block("q2.md", "Report Q2 2024", "TS-40 and PX-7 revenue were in line with Q2 2024 expectations. "
+                                               "Revenue in Q2 2024 was $45.6M.")]
+    assert find_quantity("Q2 2024", "revenue", blocks).text == "$45.6M"
+
+
+def test_year_over_year_says_how_to_compare_not_what_is_measured():
+    from ragcourse.offline.questions import analyse
+
+    q = analyse("What was the year-over-year revenue growth in Q3 2024 compared with Q3 2023, in percent?")
+    assert q.subject == "revenue" and q.sides == ("Q3 2024", "Q3 2023") and q.percent
+
+
+def test_a_yearly_document_gives_the_number_for_its_year():
+    """"Budget 2024" names the year once, in its title; its sentences need not repeat it."""
+    from ragcourse.offline.messages import Block
+    from ragcourse.offline.observations import find_quantity
+
+    blocks = [Block("budget-2024.md", "Budget 2024 — Summary", "It targets revenue of $178.0M."),
+              Block("budget-2025.md", "Budget 2025 — Summary", "It targets revenue of $192.0M.")]
+    assert find_quantity("2024", "budget revenue target", blocks).text == "$178.0M"
+    assert find_quantity("2025", "budget revenue target", blocks).text == "$192.0M"
+
+
+def test_the_measured_thing_may_follow_the_compared_sides():
+    from ragcourse.offline.questions import analyse
+
+    q = analyse("2022 plan vs 2023 plan: how do the hiring targets differ?")
+    assert q.sides == ("2022", "2023") and set(q.subject.split()) == {"plan", "hiring", "target"}

@@ -76,22 +76,24 @@ def chroma_server(tmp_path: Path):
     if not Path(cli).exists():
         pytest.skip("the chroma CLI is not installed")
     port = free_port()
-    process = subprocess.Popen([cli, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(tmp_path)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = (tmp_path / "chroma.log").open("w")
+    process = subprocess.Popen([cli, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(tmp_path / "db")],
+                               stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("the chroma server did not start")
+                    pytest.fail(f"the chroma server did not start: {(tmp_path / 'chroma.log').read_text()[-500:]}")
                 time.sleep(0.2)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
         process.wait(timeout=30)
+        log.close()
 
 
 def test_server_store(chroma_server: str):

@@ -84,11 +84,12 @@ class Scored:
     direct: float  # the share of the question's terms in the sentence itself (not its title)
     semantic: float
     missing: frozenset[str]  # anchors of the question the sentence does not agree on
+    topical: bool = True  # it (or its title) shares a word with the question besides its dates and codes
 
     @property
     def supports(self) -> bool:
         """Whether the sentence can be quoted as (part of) an answer."""
-        if self.missing:
+        if self.missing or not self.topical:
             return False
         by_words = self.lexical >= MIN_LEXICAL and self.direct > 0 and self.semantic >= MIN_SEMANTIC
         return by_words or self.semantic >= STRONG_SEMANTIC
@@ -143,6 +144,8 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     wanted = anchors(question)
     weights = {t: 2.0 if t in wanted or t == CAUSE_TERM else 1.0 for t in question_terms(question)}
     total = sum(weights.values()) or 1.0
+    # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
+    subject = {t for t in weights if t not in wanted and t != CAUSE_TERM}
     vectors = _embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
     scored = []
@@ -153,7 +156,8 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         missing = frozenset(wanted - sentence.anchors)
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
-        scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing))
+        topical = not subject or bool(subject & (sentence.terms | sentence.title_terms))
+        scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
 

@@ -25,10 +25,14 @@ from .text import (
     numbers,
     period_mentions,
     plain_number,
+    resolve_previous,
     stem,
     terms,
     unit_of,
 )
+
+#: The share of the subject's terms a sentence (with its title) must name for its number to count.
+MIN_SUBJECT_SHARE = 0.66
 
 
 @dataclass(frozen=True)
@@ -48,10 +52,14 @@ class Quantity:
 
 
 def _same_period(mentioned: list[Period], side: list[Period]) -> bool:
-    return any(m.kind == s.kind and m.number == s.number and (m.year in (None, s.year)) for m in mentioned for s in side)
+    """Whether a mentioned period is the side's, or a month inside the side's quarter ("95% in September" for Q3)."""
+    return any(m.year in (None, s.year) and (m.kind == s.kind and m.number == s.number or m.kind == "month"
+                                             and s.kind == "quarter" and (m.number - 1) // 3 + 1 == s.number)
+               for m in mentioned for s in side)
 
 
 _BINDS_FORWARD = re.compile(r"\s*(?:\w+\s+){0,2}?(?:in|for|during|at the end of|by the end of)\s+(?:the\s+)?$")
+_RELATIVE_TO = re.compile(r"\s*(?:on|over|from|versus|vs\.?|than|compared (?:with|to))\s+(?:the\s+)?$")
 
 
 def _number_periods(text: str, start: int, end: int) -> list[Period]:
@@ -61,9 +69,12 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
     in its clause ("In Q3 2024, margin rose to 45.2%"), else one named after it, else the sentence's topic.
     """
     mentions = period_mentions(text)
+    topic = find_periods(clauses(text)[0]) if clauses(text) else []
     for m_start, _, period in mentions:
         if m_start >= end and _BINDS_FORWARD.fullmatch(text[end:m_start]):
             return [period]
+        if m_start >= end and _RELATIVE_TO.fullmatch(text[end:m_start]):  # "up 5.0% on Q2": a change, not Q2's value
+            return topic
     offset = 0
     for clause in clauses(text):
         offset = text.find(clause, offset)
@@ -75,13 +86,20 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
                 return before[-1:] if before else after[:1]
             break
         offset += len(clause)
-    return find_periods(clauses(text)[0]) if clauses(text) else []
+    return topic
 
 
-def _period_fits(text: str, start: int, end: int, side_periods: list[Period]) -> bool:
-    """Whether the number at ``text[start:end]`` belongs to the side's period (a number without one fits)."""
-    own = _number_periods(text, start, end)
-    return not side_periods or not own or _same_period(own, side_periods)
+def _period_fits(text: str, start: int, end: int, side_periods: list[Period], topic: Period | None) -> bool:
+    """Whether the number at ``text[start:end]`` belongs to the side's period (its own, else the passage's).
+
+    A number with neither fits only a sentence that names the side's period somewhere — or, for a year, a
+    sentence that names no period at all: the caller has checked that its title names that year ("Budget 2024").
+    """
+    own = _number_periods(text, start, end) or ([topic] if topic else [])
+    named = own or find_periods(text)
+    if not named and all(p.kind == "year" for p in side_periods):
+        return True
+    return _same_period(named, side_periods)
 
 
 def _is_share(text: str, end: int, hits: set[str]) -> bool:
@@ -94,22 +112,35 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
     """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin")."""
     side_anchors, subject_terms = anchors(side), set(terms(subject))
     side_periods = find_periods(side)
+    side_words = set(terms(side)) - side_anchors if not side_periods else set()  # a named side must be named
+    subject_words = {w.lower() for w in subject.split()}
+    head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
         hits = subject_terms & sentence.terms
-        if not hits or not side_anchors <= sentence.anchors:
+        known = sentence.terms | sentence.title_terms
+        if not hits or not side_anchors <= sentence.anchors or not side_words <= known:
             continue
-        text = normalise_periods(sentence.text)
-        positions = [m.start() for m in re.finditer(r"[\w-]+", text) if stem(m[0].lower()) in hits]
+        if len(subject_terms & known) < MIN_SUBJECT_SHARE * len(subject_terms):
+            continue  # "contract value $6.8M" is no answer about "liability terms"
+        text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
+        tokens = list(re.finditer(r"[\w-]+", text))
+        exact = len(subject_words & {_singular_word(t[0].lower()) for t in tokens}) / len(subject_words)
+        anchor_terms = set(head) & hits or hits
+        positions = [m.start() for m in tokens if stem(m[0].lower()) in anchor_terms]
         for match in numbers(text):
-            if not _period_fits(text, match.start(), match.end(), side_periods):
+            if not _period_fits(text, match.start(), match.end(), side_periods, sentence.topic):
                 continue
             distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
-            rank = (len(hits) / len(subject_terms), -_is_share(text, match.end(), hits), -distance)
+            rank = (len(hits) / len(subject_terms), exact, -_is_share(text, match.end(), hits), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
     return best[1] if best else None
+
+
+def _singular_word(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def calculation_result(observation: str) -> str:

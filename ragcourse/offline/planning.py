@@ -10,9 +10,9 @@ still missing:
    public, market or regulator information;
 2. **dependent steps**, once those observations are in: the calculator on the two
    numbers found for the compared sides (later minus earlier), the search for the
-   reasons of the change now that its direction is known, and one re-phrased search for
-   a side whose number is still missing, but only while observations keep adding
-   passages not seen before;
+   reasons of the change (again once its direction is known), and one re-phrased search for a side whose number is still missing, but
+   only while observations keep adding passages not seen before and no other search of
+   the round may bring it (every search re-sends all observations: tokens add up);
 3. **the answer**, when nothing is missing or nothing new can be tried, or at once when
    told that steps or tokens are exhausted: cited sentences from the observations, the
    calculation, and a note of what could not be found.
@@ -23,19 +23,22 @@ An identical call (same tool, same arguments) is never made twice.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from .. import prompts
 from .answering import REFUSAL
-from .dates import today_from
+from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
 from .questions import Question, analyse
-from .text import find_periods, plain_number
+from .text import NUMBER, Period, find_periods, nearest_period, number_value, plain_number, stem, terms, unit_of
 from .toolbox import Tool, classify, order_arguments, text_arguments
 
+_FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
+_NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
 
@@ -143,6 +146,10 @@ class Policy:
         sides = [s for s in self.q.sides if s in quantities]
         if len(sides) < 2:
             return None
+        if len({(quantities[s].sentence.text, quantities[s].text) for s in sides}) < len(sides):
+            return None  # one number found for two sides: it cannot be both
+        if len({quantities[s].unit for s in sides}) > 1:
+            return None  # "$250,000" and "12 months" are not two values of one thing
         if all(find_periods(s) for s in sides):
             sides.sort(key=lambda s: find_periods(s)[0].sort_key())
             return quantities[sides[-1]], quantities[sides[0]]
@@ -165,20 +172,75 @@ class Policy:
         latest = {b.label for c in self.calls if c.round == last and c.result for b in parse_blocks(c.result)}
         return bool(latest - seen_before)
 
+    def change_expression(self) -> str | None:
+        """For "by how much did X go up?": "new - old" from a quoted "from $5,150 to $5,459"."""
+        search = self.tools.get("search")
+        for call in self.calls:
+            if not (call.result and search and call.name == search.name):
+                continue
+            for sentence in quoted(call.text, call.result, 2):
+                m = _FROM_TO.search(sentence.text)
+                if m and unit_of(m[1]) == unit_of(m[2]):
+                    return f"{plain_number(number_value(m[2]))} - {plain_number(number_value(m[1]))}"
+        return None
+
+    def bridge_period(self) -> str:
+        """The period of the bridging event, read from the date nearest the event's words where it was found."""
+        kind, event = self.q.bridge
+        found = [s for c in self.calls if c.text == event and c.result for s in quoted(event, c.result, 1)]
+        if not found:
+            return ""
+        period = nearest_period(found[0].text, set(terms(event)))
+        if period and not period.year:
+            period = fill_years([period], self.today)[0]
+        if not period or period.kind == "year" or (kind == "month" and period.kind != "month"):
+            return str(period.year) if period and period.year else ""
+        if kind == "quarter" and period.kind == "month":
+            period = Period(period.year, "quarter", (period.number - 1) // 3 + 1)
+        return period.text if kind != "year" else str(period.year)
+
+    def referent(self) -> str:
+        """The name an earlier part's answer gives: a proper name before one of that part's nouns ("Penang plant")."""
+        first = [p for p in self.q.parts if p not in self.q.referring][:1]
+        for call in self.calls:
+            if not first or call.text != first[0] or not call.result:
+                continue
+            wanted = set(terms(first[0]))
+            for sentence in quoted(first[0], call.result, 2):
+                for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
+                    if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
+                        return m[1]
+        return ""
+
+    def _reasons_found(self) -> bool:
+        """Whether a search for the reasons already brought sentences that give them (then once is enough)."""
+        reasons = self.q.cause_query()
+        return any(c.text == reasons and c.result and quoted(reasons, c.result, 1) for c in self.calls)
+
     def _second_round(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, calculator = self.q, self.tools.get("search"), self.tools.get("calculator")
+        if q.bridge:
+            period = self.bridge_period()
+            return [(search, text_arguments(search, f"{period} {part}")) for part in q.parts] if period and search else []
+        if q.referring and search:
+            name = self.referent()
+            return [(search, text_arguments(search, f"{name} {part}")) for part in q.referring] if name else []
         if not q.comparison:
-            return []
+            change = self.change_expression() if q.amount and calculator else None
+            return [(calculator, text_arguments(calculator, change))] if change else []
         quantities = self.quantities()
         pair = self.ordered_pair(quantities)
         planned: list[tuple[Tool, dict[str, Any]]] = []
         total = self.total_expression(quantities)
         if calculator and (total or pair):
             planned.append((calculator, text_arguments(calculator, total or self.expression(pair))))
-        if search and q.cause and not q.direction:
+        if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
-        if search and self._made_progress():
+        done = {c.key for c in self.calls}
+        if search and self._made_progress() and not any(f"{t.name}:{canonical_json(a)}" not in done
+                                                         for t, a in planned if t is search):
+            # a missing number is looked up again only when no other search (the reasons) may bring it
             planned += [(search, text_arguments(search, f"{q.subject} {side}")) for side in q.sides
                         if side not in quantities]
         return planned
@@ -205,7 +267,7 @@ class Policy:
             if side in quantities:
                 sentences.append(quantities[side].sentence)
                 continue
-            found = [s for c in self.calls if c.text == query and c.result for s in quoted(query, c.result, 1)]
+            found = [s for c in self.calls if c.text == query and c.result for s in quoted(self._unscoped(query), c.result, 1)]
             sentences += found[:1]
             if not found:
                 missing.append(query)
@@ -214,8 +276,8 @@ class Policy:
             if not call.result or call.text in side_queries:
                 continue
             if role in ("search", "web"):
-                limit = 3 if call.text.startswith("reasons") else 2
-                chosen = quoted(call.text, call.result, limit)
+                limit = 3 if call.text.startswith("reasons") or q.reviewed else 2
+                chosen = quoted(self._unscoped(call.text), call.result, limit)
                 sentences += chosen
                 if not chosen and not call.text.startswith(tuple(f"{q.subject} {s}" for s in q.sides)):
                     missing.append(call.text)
@@ -226,6 +288,10 @@ class Policy:
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e]) or REFUSAL
+
+    def _unscoped(self, query: str) -> str:
+        """A query without the source the question named: sentences need not repeat "according to" whom."""
+        return " ".join(query.replace(self.q.source, " ").split()) if self.q.source else query
 
     def _calculation_line(self, call: Call, quantities: dict[str, Quantity]) -> str:
         result = _rounded(calculation_result(call.result or ""), self.q.percent)
@@ -263,8 +329,8 @@ def _shorten(text: str, limit: int) -> str:
 def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_choice: Any = "auto",
            parallel: bool = True) -> Decision:
     """The next step of the agent: tool calls (several when independent and allowed) or the answer."""
-    policy = Policy(messages, [] if tool_choice == "none" else tools)
-    planned = policy.next_calls()
+    policy = Policy(messages, tools)
+    planned = [] if tool_choice == "none" else policy.next_calls()
     if isinstance(tool_choice, dict):
         wanted = tool_choice.get("function", {}).get("name")
         planned = [(t, a) for t, a in planned if t.name == wanted] or planned[:0]

@@ -7,6 +7,14 @@ A composite question is broken down by its wording, never by recognising the que
   **subject** ("gross margin") becomes one search ("Q3 2024 gross margin");
 * **causes** ("why", "reasons", "what drove"): a search for the reasons of the change;
 * **parts** of a multi-part question ("... and who approves ...") get one search each;
+* **reviews** ("are there clauses unfavourable to us in the X contract?"): one search per
+  aspect a reviewer checks in any agreement (:data:`REVIEW_ASPECTS`, general contract
+  practice, not this corpus), each scoped to the reviewed document;
+* **references** ("which office runs the plant ..., and what is its address?"): a later
+  part that points back ("its", "their") waits for the first part's answer and is
+  searched with the name found there;
+* **bridges** ("in the quarter when the X contract started"): the event is searched first,
+  its date gives the period, and the rest of the question is then asked for that period;
 * **calculation**: a comparison of two quantities needs a subtraction (or a relative
   change when the question asks for a percentage);
 * **other systems**: order or shipment status goes to an orders tool, public, market or
@@ -27,7 +35,7 @@ CUE_WORDS = word_set("""
 compare compared comparison comparing difference differ different change changed changes changing which more less
 higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
 drivers cause causes caused behind percent percentage points point rate relative much how what did does do whether
-vs versus against than
+vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-month
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
 AGGREGATE_WORDS = word_set("total totals combined sum altogether overall millions million billions thousands dollars "
@@ -46,6 +54,15 @@ _ORDERS = re.compile(r"\b(orders?|shipments?|shipped|shipping|deliver(?:y|ed|ies
 _NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbookings?\b|"
                          r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?)\b|"
                          r"\b(?:contracts?|clauses?|agreements?)\b", re.I)
+_REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
+#: What a reviewer checks in any commercial agreement, one search each.
+REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
+_REVIEW_FILLER = word_set("clause clauses contain contains containing any us there unfavourable unfavorable red flag "
+                          "flags one-sided disadvantageous risky problematic")
+_AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many) \w+ (?:did|does|was|were|is)\b.*\b(?:go up|go down|"
+                     r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
+_BRIDGE = re.compile(r"\b(?:in|during|for)\s+the\s+(quarter|month|year)\s+(?:when|in which|that|of)\s+(?:the\s+|our\s+)?"
+                     r"([^,?]+)", re.I)
 _TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all)\b", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
@@ -70,10 +87,14 @@ class Question:
     direction: str              # "increase", "decline" or "" (unknown until numbers are seen)
     percent: bool               # asks for a relative change rather than a difference
     total: bool                 # asks for the sum of the sides ("total bookings for October and November")
+    amount: bool                # asks by how much one thing changed ("by how many dollars did the price go up")
     parts: tuple[str, ...]      # specific searches for each part of a multi-part question
     orders: bool                # asks about an order or a shipment
     public: bool                # asks for public, market or regulator information
     source: str = ""            # the document the question says to use ("December 2024 all-hands")
+    reviewed: str = ""          # what a review question asks to check, e.g. "Sable Rail contract"
+    referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
+    bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
 
     @property
     def comparison(self) -> bool:
@@ -90,12 +111,17 @@ class Question:
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
         latest = sorted(self.periods, key=Period.sort_key)[-1:] if len(self.sides) == 2 else self.periods
-        words = [period_phrase(list(latest)), self.subject, direction or self.direction or "change", self.source]
+        change = direction or self.direction or ("change" if self.comparison else "")
+        words = [period_phrase(list(latest)), self.subject, change, self.source]
         return "reasons for the " + " ".join(w for w in words if w)
 
     def searches(self) -> list[str]:
         """The searches that need no earlier result: the sides, or one per part, plus the reasons if known."""
-        queries = self.side_queries() if self.comparison else list(self.parts)
+        if self.bridge:
+            return [self.bridge[1]]
+        if self.reviewed:
+            return list(dict.fromkeys([self.query, *(f"{self.reviewed} {aspect}" for aspect in REVIEW_ASPECTS)]))
+        queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
         return list(dict.fromkeys(q for q in queries if q))
@@ -145,6 +171,15 @@ def _subject(clause: str, sides: list[str]) -> str:
     month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                    "november", "december"}
     return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, drop | month_names).split()))
+
+
+def _refined_subject(main: str, clauses: list[str], sides: list[str]) -> str:
+    """The compared clause's subject, plus what a clause without periods or causes adds to it when sides are
+    compared: in "2024 budget vs 2025 budget: how do the revenue targets differ?" it follows the colon."""
+    if not sides:
+        return _subject(main, sides)
+    extra = [_subject(c, sides) for c in clauses if c != main and not find_periods(c) and not _CAUSE.search(c)]
+    return " ".join(dict.fromkeys(" ".join([_subject(main, sides), *extra]).split()))
 
 
 def _named_sides(clause: str) -> list[str]:
@@ -203,6 +238,14 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
+_BACK_REFERENCE = re.compile(r"\b(its|their|it|there)\b", re.I)
+
+
+def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
+    """The parts after the first whose clause points back to an earlier answer."""
+    return [p for clause in clauses[1:] if _BACK_REFERENCE.search(clause) for p in _parts([clause], periods)]
+
+
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes and other systems."""
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
@@ -211,13 +254,17 @@ def analyse(question: str, today: date | None = None) -> Question:
     if source:
         text = text[source.end():]
         text = text[:1].upper() + text[1:]
+    bridge = _BRIDGE.search(text)
+    if bridge:
+        text = " ".join((text[:bridge.start()] + text[bridge.end():]).split()).strip(" ,")
     periods = fill_years(find_periods(text), today)
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)
     return Question(
-        text=text, query=key_phrase(_with_years(text, periods)), periods=tuple(periods), subject=_subject(main, sides), sides=tuple(sides), cause=bool(_CAUSE.search(text)),
-        direction=_direction(text), percent=bool(_PERCENT.search(text)), total=bool(_TOTAL.search(text)), parts=tuple(f"{part} {scope}".strip() for part in _parts(clauses, periods) or [text]),
+        text=text, query=key_phrase(_with_years(text, periods)), periods=tuple(periods), subject=_refined_subject(main, clauses, sides), sides=tuple(sides), cause=bool(_CAUSE.search(text)),
+        direction=_direction(text), percent=bool(_PERCENT.search(text)), total=bool(_TOTAL.search(text)),
+        amount=bool(_AMOUNT.search(text)), parts=tuple(f"{part} {scope}".strip() for part in _parts(clauses, periods) or [text]),
         orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)),
-        source=scope)
+        source=scope, referring=tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods)), bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (), reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "")

@@ -8,7 +8,11 @@ Rewriting (one query per line, at most *n*):
    borrows what it lacks from the previous user turn: the subject when it names only a
    period or item, the items (codes, names, periods) when it uses a pronoun;
 3. the first line is the standalone question's key terms, the next lines its
-   sub-queries (one per compared side, part or cause), without repeats.
+   sub-queries (one per compared side, part or cause) when there are at least two of them,
+   without repeats (a lone sub-query is a near-repeat that only adds noise); a single query
+   also gets a variant with its quarters written out ("Q2 2024 revenue" -> "revenue second
+   quarter of 2024"), because documents spell periods both ways and keyword search
+   matches only the spelling it is given.
 
 Routing calls a question "agentic" when its analysis finds more than one search, a
 comparison, reasons, a calculation, or another system (orders, web); else "simple".
@@ -60,8 +64,22 @@ def rewrite(messages: list[dict[str, Any]], limit: int) -> str:
     question, earlier = _turns(messages)
     today = today_from(system)
     q = analyse(standalone(question, earlier[-1] if earlier else ""), today)
-    queries = [q.query, *q.searches()]
-    return "\n".join(list(dict.fromkeys(x for x in queries if x))[:max(limit, 1)])
+    parts = [x for x in dict.fromkeys(q.searches()) if x and x != q.query]
+    queries = [q.query, *parts] if len(parts) >= 2 else [q.query, spelled_out(q.query)]  # one sub-query is no split
+    return "\n".join([x for x in queries if x][:max(limit, 1)])
+
+
+_ORDINAL_WORDS = ("first", "second", "third", "fourth")
+
+
+def spelled_out(query: str) -> str:
+    """The query with "Q3 2024" written as "third quarter of 2024", moved to the end (empty if it names no quarter)."""
+    found = re.findall(r"\bQ([1-4])(?: ((?:19|20)\d{2}))?\b", query)
+    if not found:
+        return ""
+    rest = re.sub(r"\bQ[1-4](?: (?:19|20)\d{2})?\b", " ", query)
+    periods = [f"{_ORDINAL_WORDS[int(n) - 1]} quarter" + (f" of {year}" if year else "") for n, year in found]
+    return " ".join([*rest.split(), *periods])
 
 
 def route(question: str) -> str:

@@ -55,9 +55,9 @@ _STANDALONE_YEAR = re.compile(rf"(?<![\d.,$])\b({_YEAR})\b(?![.,]?\d)")
 _WORD = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
 _CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9]+(?:-[a-z0-9]+)+$")
 
-#: A quantity as written in a document: "$47.9M", "45.2%", "3,200 units", "6 percent".
-NUMBER = re.compile(r"(?<![\w.])[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:%|percent\b|percentage points?\b|pp\b|[mMkK]\b|"
-                    r"bn\b|million\b|billion\b|thousand\b))?")
+#: A quantity as written in a document: "$47.9M", "45.2%", "3,200 units", "6 percent" — not the "7" of "PX-7".
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?"
+                    r"(?:\s?(?:%|percent\b|percentage points?\b|pp\b|[mMkK]\b|bn\b|million\b|billion\b|thousand\b))?")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9$])")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|no|approx|ca|dr|mr|ms|mrs|inc|ltd|co|st)\.$", re.I)
@@ -128,6 +128,36 @@ def period_mentions(text: str) -> list[tuple[int, int, Period]]:
 def find_periods(text: str) -> list[Period]:
     """The periods a text names, in order of appearance, without repeats."""
     return list(dict.fromkeys(p for _, _, p in period_mentions(normalise_periods(text))))
+
+
+_PREVIOUS = re.compile(r"\b(?:the\s+)?(?:previous|prior|preceding|last) (quarter|month)\b", re.I)
+
+
+def resolve_previous(text: str, topic: Period | None) -> str:
+    """"the previous quarter" written as the quarter before ``topic`` (the passage's period), for matching only."""
+    if not topic or not topic.year or topic.kind not in ("quarter", "month"):
+        return text
+
+    def before(m: re.Match[str]) -> str:
+        if m[1].lower() != topic.kind:
+            return m[0]
+        size = 4 if topic.kind == "quarter" else 12
+        number, year = (topic.number - 1, topic.year) if topic.number > 1 else (size, topic.year - 1)
+        return Period(year, topic.kind, number).text
+
+    return _PREVIOUS.sub(before, text)
+
+
+def nearest_period(text: str, wanted: set[str]) -> Period | None:
+    """The period named closest to any of the ``wanted`` terms in ``text`` ("cut-over is scheduled for November")."""
+    text = normalise_periods(text)
+    positions = [m.start() for m in _WORD.finditer(text.lower()) if stem(m[0]) in wanted]
+    mentions = period_mentions(text)
+    if not mentions:
+        return None
+    if not positions:
+        return mentions[0][2]
+    return min(mentions, key=lambda m: min(abs(m[0] - p) for p in positions))[2]
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\s(?:from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
@@ -210,10 +240,21 @@ def numbers(text: str) -> list[re.Match[str]]:
     found = []
     for m in NUMBER.finditer(text):
         value = m.group().strip()
-        if re.fullmatch(_YEAR, value) or text[max(0, m.start() - 1):m.start()].lower() == "q":
+        if re.fullmatch(_YEAR, value) or text[max(0, m.start() - 1):m.start()].lower() == "q" or _is_day(text, m):
             continue
         found.append(m)
     return found
+
+
+_MONTH_AFTER = re.compile(rf"\s+(?:{'|'.join(MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b)", re.I)
+_MONTH_BEFORE = re.compile(rf"\b(?:{'|'.join(MONTHS)})\s+$", re.I)
+
+
+def _is_day(text: str, m: re.Match[str]) -> bool:
+    """"16 December" / "December 16": a day of a date, not a quantity."""
+    if not re.fullmatch(r"\d{1,2}", m.group().strip()):
+        return False
+    return bool(_MONTH_AFTER.match(text, m.end()) or _MONTH_BEFORE.search(text[max(0, m.start() - 12):m.start()]))
 
 
 def number_value(quantity: str) -> float:
