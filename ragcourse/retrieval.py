@@ -227,7 +227,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
         with _timed(timings, "rerank"):
             pool = demote_other_periods(query, fused)[:top_n]
             reranked = (reranker or default_reranker()).rerank(query, pool)
-        run.stages["reranked"] = reranked
+        run.stages["rerank input"], run.stages["reranked"] = pool, reranked
         run.hits = reranked[:top_k]
     timings["total"] = (time.perf_counter() - start) * 1000
     return run
