@@ -29,7 +29,7 @@ import numpy as np
 
 from .bm25 import BM25Index
 from .chunking import Chunk
-from .config import get_settings
+from .config import PROJECT_ROOT, get_settings
 from .embeddings import embed
 from .errors import CourseError
 from .evaluation import ndcg_at_k, recall_at_k
@@ -121,9 +121,13 @@ def download_scifact(dest: Path) -> Path:
 
 
 def scifact_folder(path: Path | None = None) -> Path:
-    """Where SciFact is: ``path``, else ``RAGCOURSE_SCIFACT``, else the cache (downloaded on first use)."""
+    """Where SciFact is: ``path``, else ``RAGCOURSE_SCIFACT``, else a workshop copy in ``../shared/datasets``
+    next to the project, else the cache (downloaded on first use)."""
     if path is not None or os.environ.get("RAGCOURSE_SCIFACT"):
         return Path(path or os.environ["RAGCOURSE_SCIFACT"]).expanduser()
+    shared = PROJECT_ROOT.parent / "shared" / "datasets" / "scifact"
+    if (shared / "corpus.jsonl").exists():
+        return shared
     cached = get_settings().cache_dir / "datasets"
     return cached / "scifact" if (cached / "scifact" / "corpus.jsonl").exists() else download_scifact(cached)
 
