@@ -7,7 +7,6 @@ for MiniLM, so these tests never load torch and can count exactly what was embed
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import signal
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fakes import FakeEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,22 +47,6 @@ HEADINGS = ["Overview", "Costs", "Products", "Policy"]
 QUERIES = ["gross margin", "raw material supplier", "parking permit january", "firmware drift", "salary"]
 QUERY_VECTORS = np.random.default_rng(7).standard_normal((3, DIM)).astype(np.float32)
 
-
-class FakeEmbedder:
-    """Deterministic unit vectors from a hash of the text; counts every text it is asked to embed."""
-
-    name = "fake-hash-16"
-    dim = DIM
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.texts.extend(texts)
-        rows = [np.random.default_rng(int(hashlib.sha256(t.encode()).hexdigest()[:12], 16)).standard_normal(DIM)
-                for t in texts]
-        vectors = np.array(rows, dtype=np.float32).reshape(len(texts), DIM)
-        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
 def make_doc(doc_id: str, sections: Sequence[tuple[str, Sequence[str]]], groups: Sequence[str] = ("g1",),

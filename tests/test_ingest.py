@@ -6,7 +6,6 @@ these tests free of torch, except the end-to-end test, which runs the real comma
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -15,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
+from fakes import FakeEmbedder
 from pypdf import PdfWriter
 from reportlab.pdfgen import canvas
 
@@ -30,22 +29,6 @@ QUESTION = "What is the visitor parking code at the Eastbridge gate?"
 HANDBOOK = ["Welcome to Lumora. This handbook explains how the offices work.", FACT,
             "Expense claims are filed in the finance portal within 30 days."]
 
-
-class FakeEmbedder:
-    """Unit vectors seeded by a hash of the text; records what it embeds so tests can count the work."""
-
-    name = "fake-ingest"
-    dim = 16
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.texts.extend(texts)
-        rows = [np.random.default_rng(int(hashlib.sha256(t.encode()).hexdigest()[:8], 16)).standard_normal(self.dim)
-                for t in texts]
-        vectors = np.array(rows, dtype=np.float32).reshape(len(texts), self.dim)
-        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(1e-12)
 
 
 def pdf_bytes(pages: Sequence[str | None], title: str = "Staff handbook") -> bytes:
@@ -101,7 +84,7 @@ def found_doc_ids(kb: KnowledgeBase, query: str, user: str = "emp_alice") -> lis
 
 @pytest.fixture
 def embedder() -> FakeEmbedder:
-    return FakeEmbedder()
+    return FakeEmbedder("fake-ingest")
 
 
 def test_a_folder_of_mixed_files_becomes_documents_with_page_level_citations(tmp_path, embedder):
