@@ -23,7 +23,7 @@ lab: setup
 
 test: setup
 	$(BIN)/ruff check ragcourse tests
-	$(BIN)/pytest tests notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg
+	$(BIN)/pytest -rs tests notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg
 
 bench: setup
 	$(BIN)/python -m ragcourse bench

@@ -122,7 +122,7 @@ def test_weighted_fusion_normalises_each_list():
 def test_search_runs_every_stage(kb: TinyKB):
     run = search(kb, "Q3 2024 gross margin", "alice", rewrite=False)
     assert doc_ids(run.hits)[0] == "fin-q3" and len(run.hits) == 3
-    assert set(run.stages) == {"vector", "bm25", "fused", "reranked"}
+    assert set(run.stages) == {"vector", "bm25", "fused", "rerank input", "reranked"}
     assert len(run.stages["reranked"]) == 5 and run.hits == run.stages["reranked"][:3]
     assert {"embed", "vector", "bm25", "fusion", "rerank", "total"} <= set(run.timings)
     assert all(ms >= 0 for ms in run.timings.values()) and run.usage.llm_calls == 0
