@@ -19,7 +19,7 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	touch $@
 
 lab: setup
-	$(BIN)/jupyter lab notebooks/01_minimal_rag.ipynb
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/01_minimal_rag.ipynb
 
 test: setup
 	$(BIN)/ruff check ragcourse tests
