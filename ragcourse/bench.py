@@ -183,7 +183,7 @@ def markdown(r: dict) -> str:
     rows += [("Index build (course, no cached vectors)", f"{ix['chunks']} chunks in {ix['full build s']} s "
                                                          f"({ix['build rate chunks/s']} chunks/s)"),
              ("Incremental update, one changed document", f"{ix['one-document update s']} s, "
-                                                          f"{ix['chunks re-embedded']} chunks re-embedded "
+                                                          f"re-embedded chunks: {ix['chunks re-embedded']} "
                                                           f"({ix['update speed-up ×']}× faster than a rebuild)")]
     for stage, v in r["retrieval ms (hybrid + rerank)"].items():
         rows.append((f"Retrieval stage: {stage}", f"median {v['median']} ms, p95 {v['p95']} ms"))
