@@ -102,10 +102,12 @@ def permission_figures(kb, questions) -> dict[str, dict[str, float]]:  # noqa: A
     vectors = embed([q.question for q in questions])
     with_filter, without = [], []
     for q, vector in zip(questions, vectors):
-        visible = kb.visible_doc_ids(q.user)
-        allowed = [cid for cid, c in kb.chunks.items() if c.doc_id in visible]
-        with_filter += timed(lambda: (kb.visible_doc_ids(q.user), kb.store.query(vector, 20, visible),  # noqa: B023
-                                      kb.bm25.search(q.question, 20, allowed)), 3)  # noqa: B023
+        def filtered() -> None:  # what retrieval does: the ACL join, then both retrievers restricted to it
+            visible = kb.visible_doc_ids(q.user)  # noqa: B023
+            kb.store.query(vector, 20, visible)  # noqa: B023
+            kb.bm25.search(q.question, 20, kb.bm25.chunk_ids_of(visible))  # noqa: B023
+
+        with_filter += timed(filtered, 3)
         without += timed(lambda: (kb.store.query(vector, 20), kb.bm25.search(q.question, 20)), 3)  # noqa: B023
     return {"with filter": median_p95(with_filter), "without filter": median_p95(without)}
 
