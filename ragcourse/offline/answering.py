@@ -24,7 +24,7 @@ This is extractive question answering, the transparent cousin of what an LLM doe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +36,8 @@ from .text import (
     anchors,
     find_periods,
     is_instruction_to_ai,
+    months_of_quarters,
+    numbers,
     opens_with_period,
     resolve_previous,
     split_sentences,
@@ -74,6 +76,8 @@ class Sentence:
     title_terms: frozenset[str]
     anchors: frozenset[str]  # its own periods and codes, plus the title's unless its first clause names a period
     topic: Period | None = None  # the one dated period its title names ("Q3 2024"), which "the previous quarter" follows
+    scope_periods: tuple[Period, ...] = ()  # every period its title names, years included ("Remote Work Policy (2024)")
+    lead: int = 0  # the position of its passage's first sentence
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,7 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
         dated = [p for p in find_periods(scope) if p.kind != "year"]  # "Q4 2023" in the title, "q4" in the label
         with_year = [p for p in dated if p.year]
         topic = with_year[0] if len({(p.kind, p.number) for p in dated}) == 1 and with_year else None
+        lead = len(result)
         for text in _quotable(block.text):
             if text in seen:
                 continue
@@ -127,7 +132,7 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
             own_terms = set(terms(text)) | ({CAUSE_TERM} if _GIVES_CAUSE.search(text) else set())
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if _GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
-                                   frozenset(own | inherited), topic))
+                                   frozenset(own | inherited), topic, tuple(find_periods(scope)), lead))
     return result
 
 
@@ -153,7 +158,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         own = sum(w for t, w in weights.items() if t in sentence.terms)
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
-        missing = frozenset(wanted - sentence.anchors)
+        missing = frozenset(wanted - sentence.anchors - months_of_quarters(sentence.anchors))
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
         topical = not subject or bool(subject & (sentence.terms | sentence.title_terms))
@@ -173,9 +178,22 @@ def sentence_budget(question: str) -> int:
     return min(4, max(len(q.sides), len(q.parts), 1) + (1 if q.cause else 0))
 
 
-def select(question: str, sentences: Sequence[Sentence], limit: int | None = None) -> list[Scored]:
-    """The supporting sentences worth quoting, in reading order (empty when nothing supports an answer)."""
-    supporting = [s for s in score(question, sentences) if s.supports]
+asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b", re.I).search
+
+
+def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,
+           needs_number: bool | None = None, exclude: Collection[str] = ()) -> list[Scored]:
+    """The supporting sentences worth quoting, in reading order (empty when nothing supports an answer).
+
+    "How many ...?" is answered by a sentence that states a number, never by one that only shares its words
+    (``needs_number`` says so for a search query that no longer reads as the question). Sentences in
+    ``exclude`` are already in the answer: a later search should add something new.
+    """
+    supporting = [s for s in score(question, sentences) if s.supports and s.sentence.text not in exclude]
+    if CAUSE_TERM in question_terms(question):  # a "why" question is answered by a sentence that gives a cause
+        supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
+    if asks_quantity(question) if needs_number is None else needs_number:
+        supporting = [s for s in supporting if numbers(s.sentence.text)]
     if not supporting:
         return []
     limit = limit or sentence_budget(question)
@@ -191,7 +209,9 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
                 close and adds_terms):
             chosen.append(candidate)
             covered |= candidate.sentence.terms | candidate.sentence.anchors
-    return sorted(_with_announced(chosen, sentences), key=lambda s: s.sentence.position)
+    causal = CAUSE_TERM in wanted
+    return sorted(_with_antecedents(_with_announced(chosen, sentences), sentences, causal),
+                  key=lambda s: s.sentence.position)
 
 
 def _gives_cause(candidate: Scored, best: Scored, wanted: set[str]) -> bool:
@@ -211,6 +231,29 @@ def _with_announced(chosen: list[Scored], sentences: Sequence[Sentence]) -> list
         following = [s for s in sentences[scored.sentence.position + 1:] if s.label == scored.sentence.label][:count]
         result += [Scored(s, scored.score, 0.0, 0.0, 0.0, frozenset()) for s in following if s.position not in taken]
         taken |= {s.position for s in following}
+    return result
+
+
+#: A sentence that leans on the one before it: "It was not detected because ...", "The meter then reported ...".
+_LEANS_BACK = re.compile(r"^(?:it|this|these|they|then|thus|therefore|as a result|consequently)\b|^\w+(?:\s+\w+)?\s+then\b",
+                         re.I)
+
+
+def _with_antecedents(chosen: list[Scored], sentences: Sequence[Sentence], causal: bool = False) -> list[Scored]:
+    """Chosen sentences plus, for one that leans on the sentence before it, that sentence (same passage); for a
+    "why" question, a sentence under a heading that gives causes ("Root cause") also brings the section's first
+    sentence, which usually states the cause the rest explains."""
+    result, taken = list(chosen), {s.sentence.position for s in chosen}
+    for scored in chosen:
+        sentence = scored.sentence
+        before = [sentences[sentence.position - 1]] if sentence.position > sentence.lead and _LEANS_BACK.search(
+            sentence.text) else []
+        if causal and CAUSE_TERM in sentence.title_terms and sentence.position > sentence.lead:
+            before.append(sentences[sentence.lead])
+        for other in before:
+            if other.position not in taken:
+                result.append(Scored(other, scored.score, 0.0, 0.0, 0.0, frozenset()))
+                taken.add(other.position)
     return result
 
 

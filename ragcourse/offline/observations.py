@@ -11,6 +11,7 @@ in Q2 2024" gives 45.2% for Q3 and 42.1% for Q2).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
@@ -89,14 +90,14 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
     return topic
 
 
-def _period_fits(text: str, start: int, end: int, side_periods: list[Period], topic: Period | None) -> bool:
+def _period_fits(text: str, start: int, end: int, side_periods: list[Period], sentence: Sentence) -> bool:
     """Whether the number at ``text[start:end]`` belongs to the side's period (its own, else the passage's).
 
     A number with neither fits only a sentence that names the side's period somewhere — or, for a year, a
     sentence that names no period at all: the caller has checked that its title names that year ("Budget 2024").
     """
-    own = _number_periods(text, start, end) or ([topic] if topic else [])
-    named = own or find_periods(text)
+    own = _number_periods(text, start, end) or ([sentence.topic] if sentence.topic else [])
+    named = own or list(sentence.scope_periods) or find_periods(text)
     if not named and all(p.kind == "year" for p in side_periods):
         return True
     return _same_period(named, side_periods)
@@ -115,6 +116,7 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
     side_words = set(terms(side)) - side_anchors if not side_periods else set()  # a named side must be named
     subject_words = {w.lower() for w in subject.split()}
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
+    name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
         hits = subject_terms & sentence.terms
@@ -125,18 +127,35 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
             continue  # "contract value $6.8M" is no answer about "liability terms"
         text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
         tokens = list(re.finditer(r"[\w-]+", text))
-        exact = len(subject_words & {_singular_word(t[0].lower()) for t in tokens}) / len(subject_words)
+        exact = len(subject_words & {_singular_word(w) for t in tokens for w in t[0].lower().split("-")}) / len(subject_words)
         anchor_terms = set(head) & hits or hits
-        positions = [m.start() for m in tokens if stem(m[0].lower()) in anchor_terms]
+        positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
+        named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         for match in numbers(text):
-            if not _period_fits(text, match.start(), match.end(), side_periods, sentence.topic):
+            if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
-            distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
-            rank = (len(hits) / len(subject_terms), exact, -_is_share(text, match.end(), hits), -distance)
+            if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
+                distance = min(abs(match.start() - p) for p in named)
+                rank = (len(hits) / len(subject_terms), _same_clause(text, match.start(), named), exact,
+                        -_is_share(text, match.end(), hits), -distance)
+            else:
+                distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
+                rank = (len(hits) / len(subject_terms), 1, exact, -_is_share(text, match.end(), hits), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
     return best[1] if best else None
+
+
+def _same_clause(text: str, position: int, names: list[int]) -> bool:
+    """Whether a name mentioned at one of ``names`` shares the clause of the number at ``position``."""
+    offset = 0
+    for clause in clauses(text):
+        offset = text.find(clause, offset)
+        if offset <= position < offset + len(clause):
+            return any(offset <= p < offset + len(clause) for p in names)
+        offset += len(clause)
+    return False
 
 
 def _singular_word(word: str) -> str:
@@ -149,9 +168,10 @@ def calculation_result(observation: str) -> str:
     return m[1] if m else ""
 
 
-def quoted(query: str, observation: str, limit: int) -> list[Sentence]:
-    """The sentences of an observation that answer ``query`` (at most ``limit``)."""
-    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit)]
+def quoted(query: str, observation: str, limit: int, needs_number: bool | None = None,
+           exclude: Collection[str] = ()) -> list[Sentence]:
+    """The sentences of an observation that answer ``query`` (at most ``limit``), other than those in ``exclude``."""
+    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit, needs_number, exclude)]
 
 
 def compose(sentences: list[Sentence], extra: list[str]) -> str:

@@ -29,7 +29,7 @@ from datetime import date
 from typing import Any
 
 from .. import prompts
-from .answering import REFUSAL
+from .answering import REFUSAL, asks_quantity
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
@@ -150,7 +150,12 @@ class Policy:
             return None  # one number found for two sides: it cannot be both
         if len({quantities[s].unit for s in sides}) > 1:
             return None  # "$250,000" and "12 months" are not two values of one thing
-        if all(find_periods(s) for s in sides):
+        periods = [find_periods(s)[:1] for s in sides]
+        if all(periods) and any(_within(a[0], b[0]) for a in periods for b in periods if a != b):
+            # a quarter against its year (actual Q3 vs the year's budget) has no "later": the gap is what is asked
+            sides.sort(key=lambda s: quantities[s].value, reverse=True)
+            return quantities[sides[0]], quantities[sides[1]]
+        if all(periods):
             sides.sort(key=lambda s: find_periods(s)[0].sort_key())
             return quantities[sides[-1]], quantities[sides[0]]
         return quantities[sides[0]], quantities[sides[1]]
@@ -264,12 +269,11 @@ class Policy:
         quantities = self.quantities() if q.comparison else {}
         side_queries = set(q.side_queries())
         for side, query in zip(q.sides, q.side_queries(), strict=True):
-            if side in quantities:
-                sentences.append(quantities[side].sentence)
-                continue
+            # the side's number, and the sentence that best answers its search (often the comparison in words)
             found = [s for c in self.calls if c.text == query and c.result for s in quoted(self._unscoped(query), c.result, 1)]
+            sentences += [quantities[side].sentence] if side in quantities else []
             sentences += found[:1]
-            if not found:
+            if side not in quantities and not found:
                 missing.append(query)
         for call in self.calls:
             role = roles.get(call.name)
@@ -277,9 +281,12 @@ class Policy:
                 continue
             if role in ("search", "web"):
                 limit = 3 if call.text.startswith("reasons") or q.reviewed else 2
-                chosen = quoted(self._unscoped(call.text), call.result, limit)
+                chosen = quoted(self._unscoped(call.text), call.result, limit, self.asks_quantity,
+                                {s.text for s in sentences})
                 sentences += chosen
-                if not chosen and not call.text.startswith(tuple(f"{q.subject} {s}" for s in q.sides)):
+                if chosen or quoted(self._unscoped(call.text), call.result, 1, self.asks_quantity):
+                    continue
+                if not call.text.startswith(tuple(f"{q.subject} {s}" for s in q.sides)):
                     missing.append(call.text)
             elif role == "calculator":
                 extra.append(self._calculation_line(call, quantities))
@@ -289,6 +296,12 @@ class Policy:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e]) or REFUSAL
 
+    @property
+    def asks_quantity(self) -> bool:
+        """A one-part "how many ...?" question: only a sentence with a number answers it."""
+        q = self.q
+        return bool(asks_quantity(self.question_text)) and not (q.comparison or q.cause or len(q.parts) > 1)
+
     def _unscoped(self, query: str) -> str:
         """A query without the source the question named: sentences need not repeat "according to" whom."""
         return " ".join(query.replace(self.q.source, " ").split()) if self.q.source else query
@@ -297,7 +310,7 @@ class Policy:
         result = _rounded(calculation_result(call.result or ""), self.q.percent)
         pair = self.ordered_pair(quantities)
         if result and self.total_expression(quantities):
-            parts = [f"{side} ({quantities[side].text})" for side in self.q.sides]
+            parts = [f"{self.q.label(side)} ({quantities[side].text})" for side in self.q.sides]
             units = {quantities[side].unit for side in self.q.sides}
             unit = units.pop() if len(units) == 1 else ""
             value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
@@ -308,8 +321,13 @@ class Policy:
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         change = "a change" if self.q.percent else "a difference"
-        return (f"{a.side} ({a.text}) is {relation} than {b.side} ({b.text}): {change} of {result}{unit} "
+        return (f"{self.q.label(a.side)} ({a.text}) is {relation} than {self.q.label(b.side)} ({b.text}): {change} of {result}{unit} "
                 f"({call.result.strip()}).")
+
+
+def _within(inner: Period, outer: Period) -> bool:
+    """Whether ``inner`` lies inside ``outer`` (Q3 2024 inside 2024)."""
+    return outer.kind == "year" and inner.kind != "year" and inner.year == outer.year
 
 
 def _rounded(result: str, percent: bool) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .dates import expand_spans, fill_years, resolve_relative
-from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, stem, word_set
+from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, period_mentions, stem, word_set
 
 #: Words that say how to combine facts rather than which facts to find.
 CUE_WORDS = word_set("""
@@ -45,8 +45,12 @@ INCREASE_WORDS = word_set("increase increased increases rise rose risen grow gre
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
                            "shrink shrank slump slumped worsen worsened")
 
+#: Words that say which version of a figure is meant: the plan or the outcome ("budgeted" vs "actual" margin).
+VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted target targeted projected estimated expected "
+                         "actual actuals reported")
+
 _COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differ\w*|chang\w*|from .+ to |more than|less than|"
-                         r"higher|lower|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
+                         r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?)\b", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)", re.I)
 _ORDERS = re.compile(r"\b(orders?|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|al)|tracking|"
@@ -93,6 +97,7 @@ class Question:
     public: bool                # asks for public, market or regulator information
     source: str = ""            # the document the question says to use ("December 2024 all-hands")
     reviewed: str = ""          # what a review question asks to check, e.g. "Sable Rail contract"
+    qualifiers: tuple[str, ...] = ()  # per side, the version of the figure asked for: ("budgeted", "actual")
     referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
 
@@ -104,9 +109,14 @@ class Question:
     def period_phrase(self) -> str:
         return period_phrase(list(self.periods))
 
+    def label(self, side: str) -> str:
+        """A side as an answer names it: "Q3 2024", or "Q3 2024 actual" when the question says which version."""
+        qualifier = dict(zip(self.sides, self.qualifiers, strict=True)).get(side, "") if self.qualifiers else ""
+        return f"{side} {qualifier}".strip()
+
     def side_queries(self) -> list[str]:
         """One specific search per compared side: "<side> <subject>"."""
-        return [f"{side} {self.subject} {self.source}".strip() for side in self.sides]
+        return [f"{self.label(side)} {self.subject} {self.source}".strip() for side in self.sides]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
@@ -132,6 +142,9 @@ def period_phrase(periods: list[Period]) -> str:
     if not periods:
         return ""
     years = {p.year for p in periods}
+    months = sorted(p.number for p in periods if p.kind == "month")
+    if len(periods) == 3 == len(months) and len(years) == 1 and months[0] % 3 == 1 and months[2] - months[0] == 2:
+        return Period(years.pop(), "quarter", months[2] // 3).text  # October to December 2024 is Q4 2024
     if len(years) == 1 and len(periods) > 1 and None not in years and all(p.kind != "year" for p in periods):
         names = [Period(None, p.kind, p.number).text for p in periods]
         return f"{', '.join(names[:-1])} and {names[-1]} {years.pop()}"
@@ -182,9 +195,16 @@ def _refined_subject(main: str, clauses: list[str], sides: list[str]) -> str:
     return " ".join(dict.fromkeys(" ".join([_subject(main, sides), *extra]).split()))
 
 
+def _with_brand(clause: str, code: re.Match[str]) -> str:
+    """A product code with the brand name written before it ("Veltrix VX-9"): the brand belongs to the side."""
+    before = re.search(r"((?:[A-Z][\w&.]*\s+)+)$", clause[:code.start()])
+    brand = [w for w in (before[1].split() if before else []) if w.lower() not in STOPWORDS | CUE_WORDS]
+    return " ".join([*brand, code[0]])
+
+
 def _named_sides(clause: str) -> list[str]:
     """Two or more product codes or proper names compared in a clause."""
-    codes = [w for w in re.findall(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(w)]
+    codes = [_with_brand(clause, m) for m in re.finditer(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(m[0])]
     if len(set(codes)) >= 2:
         return list(dict.fromkeys(codes))
     first = clause.split()[0] if clause.split() else ""
@@ -198,6 +218,23 @@ def _named_sides(clause: str) -> list[str]:
         a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
         return [key_phrase(a), key_phrase(b)]
     return []
+
+
+def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:
+    """For each compared period, the version word written next to it ("the 2024 budgeted margin", "the actual
+    Q3 2024 margin"); empty unless the sides differ in it."""
+    normal = normalise_periods(text)
+    periods = {side: find_periods(side)[:1] for side in sides}
+    mentions = [(start, period) for start, _, period in period_mentions(normal)]
+    found = dict.fromkeys(sides, "")
+    for m in re.finditer(r"[A-Za-z]+", normal):
+        if m[0].lower() not in VERSION_WORDS or not mentions:
+            continue
+        _, nearest = min(mentions, key=lambda mention: abs(mention[0] - m.start()))
+        for side, (period,) in ((s, p) for s, p in periods.items() if p):
+            if (period.kind, period.number) == (nearest.kind, nearest.number) and nearest.year in (None, period.year):
+                found[side] = found[side] or m[0].lower()
+    return tuple(found.values()) if len(set(found.values())) > 1 else ()
 
 
 def _direction(text: str) -> str:
@@ -239,6 +276,31 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 
 
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there)\b", re.I)
+#: "The leadership approved the X design in October. What stages does the final design specify?": a statement
+#: that sets the scene, then the question.
+_STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
+
+
+def context_names(context: str) -> str:
+    """The names and codes a scene-setting statement mentions ("Aurora OTA"), not its dates: they scope the search."""
+    words = context.split()[1:]
+    kept = [w.strip(".,;:!") for w in words if (w[:1].isupper() or anchors(w)) and not find_periods(w)
+            and w.lower().strip(".,;:!") not in STOPWORDS]
+    return " ".join(dict.fromkeys(w for w in kept if w))
+
+
+def _with_context(clauses: list[str], periods: list[Period], context: str, today: date | None) -> list[str]:
+    """The search of each part; a part that points back into the statement ("which system was it") takes the
+    statement's words, the others its names."""
+    if not context:
+        return _parts(clauses, periods)
+    scene = key_phrase(_with_years(context, fill_years(find_periods(context), today)))
+    names = context_names(context)
+    parts = []
+    for clause in clauses:
+        for part in _parts([clause], periods):
+            parts.append(f"{scene} {part}" if _BACK_REFERENCE.search(clause) else f"{part} {names}".strip())
+    return list(dict.fromkeys(parts))
 
 
 def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
@@ -257,14 +319,23 @@ def analyse(question: str, today: date | None = None) -> Question:
     bridge = _BRIDGE.search(text)
     if bridge:
         text = " ".join((text[:bridge.start()] + text[bridge.end():]).split()).strip(" ,")
+    statement = _STATEMENT.match(text)
+    context = statement[1] if statement else ""
+    text = statement[2] if statement else text
     periods = fill_years(find_periods(text), today)
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)
+    qualifiers = _qualifiers(main, sides)
+    subject = _refined_subject(main, clauses, sides)
+    if qualifiers:
+        subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
+    names = context_names(context)
     return Question(
-        text=text, query=key_phrase(_with_years(text, periods)), periods=tuple(periods), subject=_refined_subject(main, clauses, sides), sides=tuple(sides), cause=bool(_CAUSE.search(text)),
+        text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods), subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers,
         direction=_direction(text), percent=bool(_PERCENT.search(text)), total=bool(_TOTAL.search(text)),
-        amount=bool(_AMOUNT.search(text)), parts=tuple(f"{part} {scope}".strip() for part in _parts(clauses, periods) or [text]),
+        amount=bool(_AMOUNT.search(text)),
+        parts=tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text]),
         orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)),
         source=scope, referring=tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods)), bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (), reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "")

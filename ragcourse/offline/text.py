@@ -118,6 +118,8 @@ def period_mentions(text: str) -> list[tuple[int, int, Period]]:
         found.append((*m.span(), Period(int(m[2]), "month", _MONTH_PREFIX[m[1][:3].lower()])))
     for pattern, kind in ((rf"\b({'|'.join(MONTHS)})\b", "month"), (_STANDALONE_YEAR.pattern, "year")):
         for m in re.finditer(pattern, text, re.I):
+            if m[0] == "may":
+                continue  # "employees may work ...": the verb, not the month
             if not any(a <= m.start() < b for a, b, _ in found):
                 period = (Period(None, "month", MONTHS.index(m[1].lower()) + 1) if kind == "month"
                           else Period(int(m[1]), "year"))
@@ -151,7 +153,7 @@ def resolve_previous(text: str, topic: Period | None) -> str:
 def nearest_period(text: str, wanted: set[str]) -> Period | None:
     """The period named closest to any of the ``wanted`` terms in ``text`` ("cut-over is scheduled for November")."""
     text = normalise_periods(text)
-    positions = [m.start() for m in _WORD.finditer(text.lower()) if stem(m[0]) in wanted]
+    positions = [m.start() for m in _WORD.finditer(text.lower()) if wanted & set(terms(m[0]))]
     mentions = period_mentions(text)
     if not mentions:
         return None
@@ -160,7 +162,7 @@ def nearest_period(text: str, wanted: set[str]) -> Period | None:
     return min(mentions, key=lambda m: min(abs(m[0] - p) for p in positions))[2]
 
 
-_CLAUSE_BREAK = re.compile(r"[,;:()]|\s(?:from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
+_CLAUSE_BREAK = re.compile(r"[;:()]|,(?!\d{3})|\s(?:from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -184,17 +186,28 @@ def words(text: str) -> list[str]:
 
 
 def terms(text: str) -> list[str]:
-    """Stemmed content words in order: what two texts must share to be about the same thing."""
-    return [stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+    """Stemmed content words in order: what two texts must share to be about the same thing.
+
+    A hyphenated compound counts as its parts ("salary-increase rate" is about "salary"); a code
+    ("LX-200") stays whole.
+    """
+    parts = [p for w in words(text) for p in ([w] if "-" not in w or _CODE.match(w) else w.split("-"))]
+    return [stem(w) for w in parts if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
 
 
 def anchors(text: str) -> set[str]:
     """The terms a supporting sentence must contain: years, quarters, months and product codes."""
     found = set()
     for w in words(text):
-        if re.fullmatch(_YEAR, w) or re.fullmatch(r"q[1-4]", w) or w in MONTHS or _CODE.match(w):
+        month = w in MONTHS and (w != "may" or re.search(r"\bMay\b", text))  # "may work" is the verb
+        if re.fullmatch(_YEAR, w) or re.fullmatch(r"q[1-4]", w) or month or _CODE.match(w):
             found.add(stem(w))
     return found
+
+
+def months_of_quarters(found: set[str] | frozenset[str]) -> set[str]:
+    """The month anchors a quarter anchor stands for: a sentence about "Q4 2024" is about October to December."""
+    return {stem(MONTHS[3 * (int(a[1]) - 1) + i]) for a in found if re.fullmatch(r"q[1-4]", a) for i in range(3)}
 
 
 def split_sentences(text: str) -> list[str]:
