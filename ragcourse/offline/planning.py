@@ -29,7 +29,7 @@ from datetime import date
 from typing import Any
 
 from .. import prompts
-from .answering import REFUSAL, asks_quantity
+from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
@@ -39,6 +39,10 @@ from .toolbox import Tool, classify, order_arguments, text_arguments
 
 _FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
+_ASKS_CHANGE = re.compile(r"\bchang\w*|\bdiffer\w*", re.I)
+_STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no longer|previously|formerly|"
+                            r"(?:increased|reduced|raised|lowered|changed|rises|rose|falls|fell|goes|went|moves) from)\b",
+                            re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
 
@@ -134,12 +138,21 @@ class Policy:
             planned.append((search, text_arguments(search, q.query or q.text)))
         return planned
 
-    def quantities(self) -> dict[str, Quantity]:
-        """The number found for each compared side, over every search observation so far."""
+    def quantities(self, measure: str | None = None) -> dict[str, Quantity]:
+        """The number found for each compared side of ``measure`` (the subject), over every observation so far."""
         search = self.tools.get("search")
         blocks = [b for c in self.calls if c.result and search and c.name == search.name for b in parse_blocks(c.result)]
-        found = {side: find_quantity(side, self.q.subject, blocks) for side in self.q.sides}
+        found = {side: find_quantity(side, measure or self.q.subject, blocks) for side in self.q.sides}
         return {side: quantity for side, quantity in found.items() if quantity}
+
+    def measured_quantities(self) -> dict[str, dict[str, Quantity]]:
+        """For each measure the question compares, the number found for each side."""
+        return {measure: self.quantities(measure) for measure in self.q.measured} if self.q.comparison else {}
+
+    def calculation(self, quantities: dict[str, Quantity]) -> str | None:
+        """The calculator expression for one measure's numbers: their total, or their difference."""
+        pair = self.ordered_pair(quantities)
+        return self.total_expression(quantities) or (self.expression(pair) if pair else None)
 
     def ordered_pair(self, quantities: dict[str, Quantity]) -> tuple[Quantity, Quantity] | None:
         """The two quantities to compare: later minus earlier for periods, else first minus second."""
@@ -233,12 +246,11 @@ class Policy:
         if not q.comparison:
             change = self.change_expression() if q.amount and calculator else None
             return [(calculator, text_arguments(calculator, change))] if change else []
-        quantities = self.quantities()
-        pair = self.ordered_pair(quantities)
-        planned: list[tuple[Tool, dict[str, Any]]] = []
-        total = self.total_expression(quantities)
-        if calculator and (total or pair):
-            planned.append((calculator, text_arguments(calculator, total or self.expression(pair))))
+        measured = self.measured_quantities()
+        pair = self.ordered_pair(measured[q.measured[0]])
+        planned: list[tuple[Tool, dict[str, Any]]] = [
+            (calculator, text_arguments(calculator, expression)) for expression in map(self.calculation, measured.values())
+            if calculator and expression]
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
@@ -246,8 +258,8 @@ class Policy:
         if search and self._made_progress() and not any(f"{t.name}:{canonical_json(a)}" not in done
                                                          for t, a in planned if t is search):
             # a missing number is looked up again only when no other search (the reasons) may bring it
-            planned += [(search, text_arguments(search, f"{q.subject} {side}")) for side in q.sides
-                        if side not in quantities]
+            planned += [(search, text_arguments(search, f"{measure} {side}")) for measure, quantities in measured.items()
+                        for side in q.sides if side not in quantities]
         return planned
 
     def next_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
@@ -266,15 +278,19 @@ class Policy:
         """Cited sentences from every observation, the calculation, and what could not be found."""
         q, roles = self.q, {tool.name: role for role, tool in self.tools.items()}
         sentences, extra, missing = [], [], []
-        quantities = self.quantities() if q.comparison else {}
+        measured = self.measured_quantities()
         side_queries = set(q.side_queries())
-        for side, query in zip(q.sides, q.side_queries(), strict=True):
-            # the side's number, and the sentence that best answers its search (often the comparison in words)
-            found = [s for c in self.calls if c.text == query and c.result for s in quoted(self._unscoped(query), c.result, 1)]
-            sentences += [quantities[side].sentence] if side in quantities else []
-            sentences += found[:1]
-            if side not in quantities and not found:
-                missing.append(query)
+        for measure, quantities in measured.items():
+            for side in q.sides:
+                # the side's number, and the sentence that best answers its search (often the comparison in words)
+                query = q.side_query(side, measure)
+                found = [s for c in self.calls if c.text == query and c.result
+                         for s in quoted(self._unscoped(query), c.result, 1)]
+                sentences += [quantities[side].sentence] if side in quantities else []
+                sentences += found[:1]
+                if side not in quantities and not found:
+                    missing.append(query)
+        sentences += self.change_sentences(side_queries, {s.text for s in sentences})
         for call in self.calls:
             role = roles.get(call.name)
             if not call.result or call.text in side_queries:
@@ -286,15 +302,27 @@ class Policy:
                 sentences += chosen
                 if chosen or quoted(self._unscoped(call.text), call.result, 1, self.asks_quantity):
                     continue
-                if not call.text.startswith(tuple(f"{q.subject} {s}" for s in q.sides)):
+                if not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)
             elif role == "calculator":
-                extra.append(self._calculation_line(call, quantities))
+                extra.append(self._calculation_line(call, measured))
             elif call.result.strip():
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 400)}")
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e]) or REFUSAL
+
+    def change_sentences(self, side_queries: set[str], exclude: set[str], limit: int = 3) -> list[Sentence]:
+        """For "how did X change between A and B?": the sentences of the sides' passages that state a change
+        ("now $750 every three years", "3 days instead of 2"), best match first."""
+        if not (self.q.comparison and _ASKS_CHANGE.search(self.question_text)):
+            return []
+        blocks = [b for c in self.calls if c.text in side_queries and c.result for b in parse_blocks(c.result)]
+        subject = set(terms(self.q.subject))
+        stated = [s for s in sentences_of(blocks) if _STATES_CHANGE.search(s.text) and s.text not in exclude
+                  and subject & (s.terms | s.title_terms)]
+        ranked = score(self.q.query, stated)
+        return [s.sentence for s in ranked[:limit]]
 
     @property
     def asks_quantity(self) -> bool:
@@ -306,11 +334,18 @@ class Policy:
         """A query without the source the question named: sentences need not repeat "according to" whom."""
         return " ".join(query.replace(self.q.source, " ").split()) if self.q.source else query
 
-    def _calculation_line(self, call: Call, quantities: dict[str, Quantity]) -> str:
+    def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
+        """The calculation in words, for the measure whose numbers it used."""
         result = _rounded(calculation_result(call.result or ""), self.q.percent)
+        measure, quantities = next(((m, qs) for m, qs in measured.items() if self.calculation(qs) == call.text),
+                                   (self.q.subject, {}))
         pair = self.ordered_pair(quantities)
+
+        def label(side: str) -> str:
+            return f"{self.q.label(side)} {measure}" if len(measured) > 1 else self.q.label(side)
+
         if result and self.total_expression(quantities):
-            parts = [f"{self.q.label(side)} ({quantities[side].text})" for side in self.q.sides]
+            parts = [f"{label(side)} ({quantities[side].text})" for side in self.q.sides]
             units = {quantities[side].unit for side in self.q.sides}
             unit = units.pop() if len(units) == 1 else ""
             value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
@@ -319,9 +354,12 @@ class Policy:
             return f"Calculation: {call.result.strip()}." if result else ""
         a, b = pair
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
+        if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
+            value = float(result)
+            result, unit = f"{'-' if value < 0 else ''}${abs(value):,.2f}".replace(".00", "") + a.unit[1:], ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         change = "a change" if self.q.percent else "a difference"
-        return (f"{self.q.label(a.side)} ({a.text}) is {relation} than {self.q.label(b.side)} ({b.text}): {change} of {result}{unit} "
+        return (f"{label(a.side)} ({a.text}) is {relation} than {label(b.side)} ({b.text}): {change} of {result}{unit} "
                 f"({call.result.strip()}).")
 
 

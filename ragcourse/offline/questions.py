@@ -98,6 +98,7 @@ class Question:
     source: str = ""            # the document the question says to use ("December 2024 all-hands")
     reviewed: str = ""          # what a review question asks to check, e.g. "Sable Rail contract"
     qualifiers: tuple[str, ...] = ()  # per side, the version of the figure asked for: ("budgeted", "actual")
+    measures: tuple[str, ...] = ()  # several things compared over the same sides: ("hotel cap", "per diem")
     referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
 
@@ -114,9 +115,18 @@ class Question:
         qualifier = dict(zip(self.sides, self.qualifiers, strict=True)).get(side, "") if self.qualifiers else ""
         return f"{side} {qualifier}".strip()
 
+    @property
+    def measured(self) -> tuple[str, ...]:
+        """What is compared: each measure the question names, else its subject."""
+        return self.measures or (self.subject,)
+
+    def side_query(self, side: str, measure: str) -> str:
+        """The specific search for one side of one measure: "Q3 2024 gross margin"."""
+        return f"{self.label(side)} {measure} {self.source}".strip()
+
     def side_queries(self) -> list[str]:
-        """One specific search per compared side: "<side> <subject>"."""
-        return [f"{self.label(side)} {self.subject} {self.source}".strip() for side in self.sides]
+        """One specific search per compared side (and measure)."""
+        return [self.side_query(side, measure) for measure in self.measured for side in self.sides]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
@@ -237,6 +247,25 @@ def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:
     return tuple(found.values()) if len(set(found.values())) > 1 else ()
 
 
+_MEASURE_STOP = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | word_set("from to in for of at on under by during was were is")
+
+
+def _measures(main: str) -> tuple[str, ...]:
+    """Two measures named side by side with their articles: "the hotel cap and the per diem change ..."."""
+    m = re.search(r"\b(?:the|our) ((?:[\w-]+ ){0,2}?[\w-]+) and (?:the|our) ((?:[\w-]+ ?){1,3})", main, re.I)
+    if not m:
+        return ()
+    second = []
+    for word in m[2].split():
+        if word.lower() in _MEASURE_STOP:
+            break
+        second.append(word)
+    found = (m[1], " ".join(second))
+    if not all(found) or any(find_periods(f) or set(f.lower().split()) & _MEASURE_STOP for f in found):
+        return ()
+    return found
+
+
 def _direction(text: str) -> str:
     lowered = set(re.findall(r"[a-z]+", text.lower()))
     if lowered & DECREASE_WORDS - {"lower", "down"}:
@@ -328,12 +357,13 @@ def analyse(question: str, today: date | None = None) -> Question:
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)
     qualifiers = _qualifiers(main, sides)
+    measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     subject = _refined_subject(main, clauses, sides)
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
     return Question(
-        text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods), subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers,
+        text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods), subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
         direction=_direction(text), percent=bool(_PERCENT.search(text)), total=bool(_TOTAL.search(text)),
         amount=bool(_AMOUNT.search(text)),
         parts=tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text]),
