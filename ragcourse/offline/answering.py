@@ -151,6 +151,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     total = sum(weights.values()) or 1.0
     # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
     subject = {t for t in weights if t not in wanted and t != CAUSE_TERM}
+    span = len(wanted & months_of_quarters({"q1", "q2", "q3", "q4"})) > 1  # "October to December": Q4 covers them
     vectors = _embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
     scored = []
@@ -158,7 +159,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         own = sum(w for t, w in weights.items() if t in sentence.terms)
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
-        missing = frozenset(wanted - sentence.anchors - months_of_quarters(sentence.anchors))
+        missing = frozenset(wanted - sentence.anchors - (months_of_quarters(sentence.anchors) if span else set()))
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
         topical = not subject or bool(subject & (sentence.terms | sentence.title_terms))
@@ -178,7 +179,9 @@ def sentence_budget(question: str) -> int:
     return min(4, max(len(q.sides), len(q.parts), 1) + (1 if q.cause else 0))
 
 
-asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b", re.I).search
+asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b|"
+                           r"\bwhat (?:is|was|are|were) the (?:[\w/-]+ ){0,2}(?:price|cost|rate|amount|value|total|size)\b",
+                           re.I).search
 
 
 def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,

@@ -43,6 +43,9 @@ _ASKS_CHANGE = re.compile(r"\bchang\w*|\bdiffer\w*", re.I)
 _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no longer|previously|formerly|"
                             r"(?:increased|reduced|raised|lowered|changed|rises|rose|falls|fell|goes|went|moves) from)\b",
                             re.I)
+#: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
+_NAMED = re.compile(r"(?<!^)(?<![.?!] )\b(?!(?:January|February|March|April|May|June|July|August|September|October|"
+                    r"November|December)\b)[A-Z][\w&/-]+")
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
 
@@ -236,6 +239,18 @@ class Policy:
         return any(c.text == reasons and c.result and quoted(reasons, c.result, 1) for c in self.calls)
 
     def _second_round(self) -> list[tuple[Tool, dict[str, Any]]]:
+        return self._web_fallback() + self._dependent_calls()
+
+    def _web_fallback(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """A question the internal documents do not answer may be public (a competitor's launch, a regulator's
+        rule): each internal search that found nothing to quote is tried once on the web."""
+        search, web = self.tools.get("search"), self.tools.get("web")
+        if not (search and web and _NAMED.search(self.question_text)):
+            return []  # "total bookings in December" is internal: only a question naming someone or something goes out
+        return [(web, text_arguments(web, c.text)) for c in self.calls if c.name == search.name and c.result is not None
+                and not quoted(self._unscoped(c.text), c.result, 1, self.asks_quantity)]
+
+    def _dependent_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, calculator = self.q, self.tools.get("search"), self.tools.get("calculator")
         if q.bridge:
             period = self.bridge_period()
@@ -308,6 +323,9 @@ class Policy:
                 extra.append(self._calculation_line(call, measured))
             elif call.result.strip():
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 400)}")
+        on_web = {c.text for c in self.calls if roles.get(c.name) == "web" and c.result
+                  and quoted(self._unscoped(c.text), c.result, 1, self.asks_quantity)}
+        missing = [m for m in missing if m not in on_web]
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e]) or REFUSAL

@@ -47,19 +47,25 @@ def _role_score(role: str, name: str, description: str) -> int:
 
 
 def classify(tools: list[dict[str, Any]]) -> dict[str, Tool]:
-    """The best tool for each role among the offered function tools (roles without a tool are absent)."""
-    best: dict[str, tuple[int, Tool]] = {}
-    for spec in tools:
+    """The best tool for each role among the offered function tools (roles without a tool are absent).
+
+    Roles are handed out best match first, one tool per role and one role per tool: "web_search" reads as a
+    search tool too, but once the knowledge base has taken that role it is still the best web tool.
+    """
+    pairs = []
+    for index, spec in enumerate(tools):
         function = spec.get("function", spec)
         name, description = function.get("name", ""), function.get("description", "") or ""
-        scores = {role: _role_score(role, name, description) for role in ROLE_WORDS}
-        role = max(scores, key=lambda r: scores[r])
-        if scores[role] == 0:
+        pairs += [(_role_score(role, name, description), -index, role, function) for role in ROLE_WORDS]
+    chosen: dict[str, Tool] = {}
+    taken: set[str] = set()
+    for score, _, role, function in sorted(pairs, key=lambda pair: pair[:2], reverse=True):
+        name = function.get("name", "")
+        if score == 0 or role in chosen or name in taken:
             continue
-        tool = Tool(name, role, description, function.get("parameters", {}) or {})
-        if role not in best or scores[role] > best[role][0]:
-            best[role] = (scores[role], tool)
-    return {role: tool for role, (_, tool) in best.items()}
+        chosen[role] = Tool(name, role, function.get("description", "") or "", function.get("parameters", {}) or {})
+        taken.add(name)
+    return chosen
 
 
 def _main_text_parameter(tool: Tool) -> str | None:
