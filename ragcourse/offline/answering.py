@@ -37,6 +37,7 @@ from .text import (
     find_periods,
     is_instruction_to_ai,
     months_of_quarters,
+    quarters_of_months,
     numbers,
     opens_with_period,
     resolve_previous,
@@ -159,7 +160,8 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         own = sum(w for t, w in weights.items() if t in sentence.terms)
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
-        missing = frozenset(wanted - sentence.anchors - (months_of_quarters(sentence.anchors) if span else set()))
+        dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
+        missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set()))
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
         topical = not subject or bool(subject & (sentence.terms | sentence.title_terms))

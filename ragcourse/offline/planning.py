@@ -33,7 +33,7 @@ from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
-from .questions import Question, analyse
+from .questions import Question, analyse, key_phrase
 from .text import NUMBER, Period, find_periods, nearest_period, number_value, plain_number, stem, terms, unit_of
 from .toolbox import Tool, classify, order_arguments, text_arguments
 
@@ -46,6 +46,7 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
 _NAMED = re.compile(r"(?<!^)(?<![.?!] )\b(?!(?:January|February|March|April|May|June|July|August|September|October|"
                     r"November|December)\b)[A-Z][\w&/-]+")
+_LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
 
@@ -250,7 +251,23 @@ class Policy:
         return [(web, text_arguments(web, c.text)) for c in self.calls if c.name == search.name and c.result is not None
                 and not quoted(self._unscoped(c.text), c.result, 1, self.asks_quantity)]
 
+    def _named_causes(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """A found sentence that lists causes ("The causes were a weaker market, a new competitor and internal
+        factors") is followed up: one search per cause, for its details."""
+        search = self.tools.get("search")
+        if not (search and self.q.cause):
+            return []
+        period = self.q.period_phrase
+        items = [item for c in self.calls if c.text.startswith("reasons for") and c.result
+                 for sentence in quoted(c.text, c.result, 3) if (m := _LISTS_CAUSES.search(sentence.text))
+                 for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", m[1])]
+        queries = [" ".join(filter(None, [key_phrase(item), period])) for item in items if len(items) > 1]
+        return [(search, text_arguments(search, query)) for query in dict.fromkeys(queries) if query][:4]
+
     def _dependent_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
+        return self._named_causes() + self._next_steps()
+
+    def _next_steps(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, calculator = self.q, self.tools.get("search"), self.tools.get("calculator")
         if q.bridge:
             period = self.bridge_period()

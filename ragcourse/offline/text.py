@@ -210,6 +210,12 @@ def months_of_quarters(found: set[str] | frozenset[str]) -> set[str]:
     return {stem(MONTHS[3 * (int(a[1]) - 1) + i]) for a in found if re.fullmatch(r"q[1-4]", a) for i in range(3)}
 
 
+def quarters_of_months(found: set[str] | frozenset[str]) -> set[str]:
+    """The quarter anchors that month anchors fall in: "October" is in "Q4"."""
+    months = [stem(m) for m in MONTHS]
+    return {f"q{months.index(a) // 3 + 1}" for a in found if a in months}
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences and list items of a passage; Markdown tables become one "header: value" sentence per row."""
     sentences: list[str] = []
