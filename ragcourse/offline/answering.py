@@ -15,10 +15,14 @@ This is extractive question answering, the transparent cousin of what an LLM doe
    or its section heading;
 4. the best supporting sentence is kept, plus further ones that cover parts of the
    question not yet covered (up to four for multi-part questions), in reading order;
+   a "why" question is answered by sentences that give a cause first, a "how many"
+   question only by sentences that state a number;
 5. sentences are quoted verbatim (numbers and units intact), each followed by its
    passage label in square brackets. With no supporting sentence the model says it
    cannot find the answer: it never writes a fact of its own. A quoted sentence that announces a
-   list ("The decline had two main causes.", "... as follows:") brings the announced sentences along.
+   list ("The decline had two main causes.", "... as follows:") brings the announced sentences along,
+   one that leans on the sentence before it ("It was not detected because ...") brings that one, and
+   for a "why" question a sentence under a cause heading ("Root cause") brings the section's first sentence.
 """
 
 from __future__ import annotations

@@ -5,17 +5,21 @@ and their observations (``role: "tool"`` messages), and the policy recomputes wh
 still missing:
 
 1. **independent look-ups**, emitted together as parallel ``tool_calls``: one search per
-   side of a comparison or per part of the question, the reasons when the direction of
-   the change is stated, the orders tool for order or shipment status, the web tool for
-   public, market or regulator information;
+   side (and measure) of a comparison or per part of the question, the reasons when the
+   direction of the change is stated, the orders tool for order or shipment status, the
+   web tool for public, market or regulator information;
 2. **dependent steps**, once those observations are in: the calculator on the two
-   numbers found for the compared sides (later minus earlier), the search for the
-   reasons of the change (again once its direction is known), and one re-phrased search for a side whose number is still missing, but
-   only while observations keep adding passages not seen before and no other search of
-   the round may bring it (every search re-sends all observations: tokens add up);
+   numbers found for the compared sides (later minus earlier; one calculation per
+   measure), the search for the reasons of the change (again once its direction is
+   known), one search per cause that a found sentence lists ("the causes were A, B and
+   C"), the web for a question about a named thing that no internal search could
+   answer, and one re-phrased search for a side whose number is still missing, but only
+   while observations keep adding passages not seen before and no other search of the
+   round may bring it (every search re-sends all observations: tokens add up);
 3. **the answer**, when nothing is missing or nothing new can be tried, or at once when
-   told that steps or tokens are exhausted: cited sentences from the observations, the
-   calculation, and a note of what could not be found.
+   told that steps or tokens are exhausted: cited sentences from the observations (each
+   later search adds sentences not quoted yet; for "how did X change" also the sentences
+   that state a change), the calculation, and a note of what could not be found.
 
 An identical call (same tool, same arguments) is never made twice.
 """
