@@ -247,7 +247,10 @@ def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:
     return tuple(found.values()) if len(set(found.values())) > 1 else ()
 
 
-_MEASURE_STOP = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | word_set("from to in for of at on under by during was were is")
+#: Words that end a measure's name: "the per diem | change from ...".
+_MEASURE_END = INCREASE_WORDS | DECREASE_WORDS | word_set("change changed changes changing differ differed compare "
+                                                          "compared from to in for of at on under by during between "
+                                                          "since was were is are vs versus")
 
 
 def _measures(main: str) -> tuple[str, ...]:
@@ -257,11 +260,11 @@ def _measures(main: str) -> tuple[str, ...]:
         return ()
     second = []
     for word in m[2].split():
-        if word.lower() in _MEASURE_STOP:
+        if word.lower() in _MEASURE_END:
             break
         second.append(word)
     found = (m[1], " ".join(second))
-    if not all(found) or any(find_periods(f) or set(f.lower().split()) & _MEASURE_STOP for f in found):
+    if not all(found) or any(find_periods(f) or set(f.lower().split()) & _MEASURE_END for f in found):
         return ()
     return found
 

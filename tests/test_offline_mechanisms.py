@@ -1,0 +1,125 @@
+"""Single mechanisms of the offline model, each on a few invented sentences.
+
+None of the names or numbers below occur in the course's data: the tests show what each rule does to text it has
+never seen (the end-to-end behaviour through the OpenAI SDK is in test_offline_model.py).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ragcourse.offline.answering import select, sentences_of
+from ragcourse.offline.messages import Block
+from ragcourse.offline.observations import find_quantity
+from ragcourse.offline.planning import decide
+from ragcourse.offline.questions import analyse
+from ragcourse.offline.text import anchors, find_periods, terms
+from ragcourse.offline.toolbox import classify
+
+SEARCH = {"type": "function", "function": {
+    "name": "find_docs", "description": "Search the internal documents of the company.",
+    "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}}
+WEB = {"type": "function", "function": {
+    "name": "web_lookup", "description": "Search public web pages and news that internal documents cannot hold.",
+    "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}}
+
+
+def conversation(question: str, calls: list[tuple[str, dict, str]]) -> list[dict]:
+    """A request after some tool calls: (tool name, arguments, observation) each."""
+    messages = [{"role": "system", "content": "You answer from tools. Today is 2024-02-05."},
+                {"role": "user", "content": question}]
+    for number, (name, args, result) in enumerate(calls):
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{number}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+        messages.append({"role": "tool", "tool_call_id": f"c{number}", "content": result})
+    return messages
+
+
+def test_hyphenated_words_count_as_their_parts_but_codes_stay_whole():
+    found = terms("The wage-increase rate for the ZR-5")
+    assert {"wage", "increas", "zr-5"} <= set(found)
+    assert "wage-increas" not in found
+
+
+def test_may_the_verb_is_not_may_the_month():
+    assert find_periods("Staff may work from home up to 3 days") == []
+    assert "may" not in anchors("Staff may work from home")
+    assert [p.text for p in find_periods("The fair opens in May 2023")] == ["May 2023"]
+
+
+def test_a_named_side_takes_the_number_of_its_own_clause():
+    block = Block("bikes.md", "Price check — Orlo ZR-5",
+                  "Dealers price the Orlo ZR-5 at around $2,100, compared with $2,600 for our KT-9 after the "
+                  "4% increase.")
+    question = analyse("How does the KT-9 compare with the Orlo ZR-5 on price?")
+    assert question.sides == ("KT-9", "Orlo ZR-5") and question.subject == "price"
+    found = {side: find_quantity(side, question.subject, [block]).text for side in question.sides}
+    assert found == {"KT-9": "$2,600", "Orlo ZR-5": "$2,100"}
+
+
+def test_plan_and_actual_are_qualifiers_of_their_sides_not_the_subject():
+    question = analyse("How many points above the 2023 budgeted operating margin was the actual Q2 2023 margin?")
+    assert question.sides == ("2023", "Q2 2023")
+    assert question.qualifiers == ("budgeted", "actual")
+    assert question.subject == "operating margin"
+    assert question.side_queries() == ["2023 budgeted operating margin", "Q2 2023 actual operating margin"]
+
+
+def test_two_measures_over_the_same_sides_get_a_search_each():
+    question = analyse("How did the mileage rate and the meal allowance change from the 2022 policy to the 2023 one?")
+    assert question.measures == ("mileage rate", "meal allowance")
+    assert question.side_queries() == ["2022 mileage rate", "2023 mileage rate", "2022 meal allowance",
+                                       "2023 meal allowance"]
+
+
+def test_a_statement_before_the_question_scopes_the_search_without_its_dates():
+    question = analyse("The board approved the Falcon Ridge plan in March 2023 with changes. "
+                       "What budget does the final plan set?")
+    assert question.periods == ()
+    assert question.parts == ("budget final plan set Falcon Ridge",)
+
+
+def test_each_tool_gets_one_role_so_a_web_tool_is_not_shadowed_by_the_document_search():
+    roles = {role: tool.name for role, tool in classify([SEARCH, WEB]).items()}
+    assert roles == {"search": "find_docs", "web": "web_lookup"}
+
+
+def test_why_answers_lead_with_causes_and_bring_the_cause_sections_first_sentence():
+    blocks = [Block("pump.md", "Pump 4 incident, June 2023 — Summary",
+                    "Pump 4 at the Varden plant stopped in June 2023 and was repaired within a day."),
+              Block("pump.md", "Pump 4 incident, June 2023 — Root cause",
+                    "The seal had been fitted with the wrong torque. Over six weeks vibration loosened the seal "
+                    "until pump 4 stopped.")]
+    chosen = select("Why did pump 4 stop in June 2023?", sentences_of(blocks), limit=1)
+    assert [s.sentence.text for s in chosen] == ["The seal had been fitted with the wrong torque.",
+                                                 "Over six weeks vibration loosened the seal until pump 4 stopped."]
+
+
+def test_how_many_is_answered_only_by_a_sentence_with_a_number():
+    blocks = [Block("leave.md", "Leave policy", "Staff may take leave after talking to their manager. "
+                    "Every employee receives 27 days of paid leave per year.")]
+    quoted = [s.sentence.text for s in select("How many days of leave do staff get?", sentences_of(blocks))]
+    assert quoted == ["Every employee receives 27 days of paid leave per year."]
+
+
+def test_an_internal_search_that_finds_nothing_about_a_named_thing_goes_to_the_web():
+    question = "Which award did the Orlo ZR-5 win at the Velofair 2023?"
+    empty = conversation(question, [("find_docs", {"query": "award Orlo ZR-5 win Velofair 2023"},
+                                     "No results for 'award Orlo ZR-5 win Velofair 2023'.")])
+    decision = decide(empty, [SEARCH, WEB])
+    assert decision.tool_calls == [("web_lookup", {"query": "award Orlo ZR-5 win Velofair 2023"})]
+    internal = conversation("What were total sales in March 2023?",
+                            [("find_docs", {"query": "total sales March 2023"}, "No results for 'total sales'.")])
+    assert decide(internal, [SEARCH, WEB]).tool_calls == []  # nothing named: nothing to look up in public
+
+
+def test_a_sentence_that_lists_causes_is_followed_up_cause_by_cause():
+    question = "Why did rentals fall in Q2 2023?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    reasons = ("[rentals.md] Rental review — Q2 2023\nRentals fell in the second quarter of 2023. "
+               "The causes were a rainy spring, a new rival scheme and higher prices.")
+    observed = [(name, args, reasons if args["query"].startswith("reasons") else "No results.")
+                for name, args in first]
+    assert any(args["query"].startswith("reasons") for _, args in first)
+    queries = [args["query"] for _, args in decide(conversation(question, observed), [SEARCH]).tool_calls]
+    assert queries == ["rainy spring Q2 2023", "new rival scheme Q2 2023", "higher prices Q2 2023"]
