@@ -123,3 +123,22 @@ def test_a_sentence_that_lists_causes_is_followed_up_cause_by_cause():
     assert any(args["query"].startswith("reasons") for _, args in first)
     queries = [args["query"] for _, args in decide(conversation(question, observed), [SEARCH]).tool_calls]
     assert queries == ["rainy spring Q2 2023", "new rival scheme Q2 2023", "higher prices Q2 2023"]
+
+
+def test_orders_arguments_read_the_customer_and_the_status_the_question_names():
+    from datetime import date
+
+    from ragcourse.offline.toolbox import order_arguments
+
+    orders = classify([{"type": "function", "function": {
+        "name": "track_orders", "description": "Look up customer orders and shipments.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"},
+            "status": {"type": "string", "description": "Only orders with this status: open, in_transit, delayed"}}}}}])
+    tool = orders["orders"]
+    today = date(2024, 2, 5)
+    assert order_arguments(tool, "How many orders did Orlo Cycles place?", today) == {"customer": "Orlo Cycles"}
+    assert order_arguments(tool, "Orlo Cycles' order: is it delayed?", today) == {"customer": "Orlo Cycles",
+                                                                                 "status": "delayed"}
+    assert order_arguments(tool, "Which shipments are in transit?", today) == {"status": "in_transit"}
+    assert order_arguments(tool, "Which orders are not open yet?", today) == {}

@@ -343,7 +343,7 @@ class Policy:
             elif role == "calculator":
                 extra.append(self._calculation_line(call, measured))
             elif call.result.strip():
-                extra.append(f"The {call.name} tool reports: {_shorten(call.result, 400)}")
+                extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         on_web = {c.text for c in self.calls if roles.get(c.name) == "web" and c.result
                   and quoted(self._unscoped(c.text), c.result, 1, self.asks_quantity)}
         missing = [m for m in missing if m not in on_web]

@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from .dates import relative_range
+from .text import STOPWORDS
 
 #: Words that reveal each kind of tool; a hit in the tool's name counts double.
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
@@ -89,9 +90,13 @@ def customer_name(question: str) -> str:
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "Monday", "Tuesday",
             "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "I"}
     for m in re.finditer(r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*", question):
-        words = [w for w in m[0].split() if w not in skip]
+        run = m[0].split()
+        opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
+        if opens and run[0].lower() in STOPWORDS:
+            run = run[1:]  # capitalised only because it opens the sentence: "How many orders did ..."
+        words = [w for w in run if w not in skip]
         if words and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]):
-            return " ".join(words).rstrip("'s").removesuffix("'")
+            return " ".join(words).removesuffix("'s").removesuffix("'")
     return ""
 
 
@@ -113,6 +118,20 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
             args[key] = span[1].isoformat()
         elif span and kind == "integer" and "day" in words:
             args[key] = (today - span[0]).days if today else 7
+        elif re.search(r"status|state", key, re.I) and (value := _status(schema, question)):
+            args[key] = value
         elif re.search(r"query|question|text|description", key, re.I):
             args[key] = question
     return args
+
+
+def _status(schema: dict[str, Any], question: str) -> str:
+    """The status value the question asks for, among those the parameter lists ("in transit" -> "in_transit");
+    "not shipped yet" asks for no status."""
+    listed = schema.get("enum") or re.findall(r"[a-z]+(?:_[a-z]+)*", (schema.get("description", "") or "").split(":")[-1])
+    lowered = question.lower()
+    for value in listed:
+        m = re.search(rf"(\bnot\s+(?:yet\s+)?)?\b{re.escape(value.replace('_', ' '))}\b", lowered)
+        if m and not m[1]:
+            return value
+    return ""
