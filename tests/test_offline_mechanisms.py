@@ -142,3 +142,23 @@ def test_orders_arguments_read_the_customer_and_the_status_the_question_names():
                                                                                  "status": "delayed"}
     assert order_arguments(tool, "Which shipments are in transit?", today) == {"status": "in_transit"}
     assert order_arguments(tool, "Which orders are not open yet?", today) == {}
+
+
+def test_a_named_period_becomes_the_date_range_and_listed_amounts_are_totalled():
+    question = "What was the total value of the orders Orlo Cycles placed in the third quarter of 2023?"
+    orders = {"type": "function", "function": {
+        "name": "track_orders", "description": "Look up customer orders and shipments.",
+        "parameters": {"type": "object", "properties": {"customer": {"type": "string"},
+                                                        "from_date": {"type": "string", "description": "start date"},
+                                                        "to_date": {"type": "string", "description": "end date"}}}}}
+    calculator = {"type": "function", "function": {
+        "name": "calc", "description": "Calculate an arithmetic expression.",
+        "parameters": {"type": "object", "properties": {"expression": {"type": "string"}}}}}
+    first = decide(conversation(question, []), [orders, calculator]).tool_calls
+    assert first == [("track_orders", {"customer": "Orlo Cycles", "from_date": "2023-07-01", "to_date": "2023-09-30"})]
+    listing = "2 orders:\n- A-1 · 3 bikes · $1,250.50 · delivered\n- A-2 · 1 bike · $480.00 · open"
+    second = decide(conversation(question, [(*first[0], listing)]), [orders, calculator]).tool_calls
+    assert second == [("calc", {"expression": "1250.5 + 480"})]
+    done = conversation(question, [(*first[0], listing), ("calc", {"expression": "1250.5 + 480"},
+                                                           "1250.5 + 480 = 1730.5")])
+    assert "$1,730.50" in decide(done, [orders, calculator]).content

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from .text import MONTHS, Period
+from .text import MONTHS, Period, find_periods
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12}
 _LAST_N_MONTHS = re.compile(r"\b(?:the\s+)?(?:last|past|previous)\s+(\d+|two|three|four|five|six|nine|twelve)\s+months\b",
@@ -56,6 +56,16 @@ def relative_range(text: str, today: date) -> tuple[date, date] | None:
     if re.search(r"\bthis month\b", lowered):
         return _month_start(today, 0), today
     return None
+
+
+def period_range(text: str) -> tuple[date, date] | None:
+    """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec."""
+    period = next((p for p in find_periods(text) if p.year), None)
+    if period is None:
+        return None
+    first, last = {"year": (1, 12), "quarter": (3 * period.number - 2, 3 * period.number),
+                   "month": (period.number, period.number)}[period.kind]
+    return date(period.year, first, 1), _month_end(date(period.year, last, 1))
 
 
 def _months_phrase(start: date, end: date) -> str:

@@ -210,6 +210,19 @@ class Policy:
                     return f"{plain_number(number_value(m[2]))} - {plain_number(number_value(m[1]))}"
         return None
 
+    def listed_total(self) -> str | None:
+        """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
+        if not self.q.total:
+            return None
+        for call in self.calls:
+            if self.tools.get("search") and call.name == self.tools["search"].name or not call.result:
+                continue
+            amounts = [m[1] for line in call.result.splitlines() if re.match(r"\s*[-*•]\s", line)
+                       if (m := re.search(r"\$([\d,]+(?:\.\d+)?)", line))]
+            if len(amounts) > 1:
+                return " + ".join(plain_number(number_value(a)) for a in amounts)
+        return None
+
     def bridge_period(self) -> str:
         """The period of the bridging event, read from the date nearest the event's words where it was found."""
         kind, event = self.q.bridge
@@ -280,8 +293,8 @@ class Policy:
             name = self.referent()
             return [(search, text_arguments(search, f"{name} {part}")) for part in q.referring] if name else []
         if not q.comparison:
-            change = self.change_expression() if q.amount and calculator else None
-            return [(calculator, text_arguments(calculator, change))] if change else []
+            expression = (self.change_expression() if q.amount else self.listed_total()) if calculator else None
+            return [(calculator, text_arguments(calculator, expression))] if expression else []
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
         planned: list[tuple[Tool, dict[str, Any]]] = [
@@ -389,6 +402,9 @@ class Policy:
             unit = units.pop() if len(units) == 1 else ""
             value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
             return f"The total of {', '.join(parts[:-1])} and {parts[-1]} is {value} ({call.result.strip()})."
+        if result and call.text == self.listed_total():
+            count = call.text.count("+") + 1
+            return f"The total of the {count} items listed is ${float(result):,.2f} ({call.result.strip()})."
         if not result or not pair:
             return f"Calculation: {call.result.strip()}." if result else ""
         a, b = pair

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from .dates import relative_range
+from .dates import period_range, relative_range
 from .text import STOPWORDS
 
 #: Words that reveal each kind of tool; a hit in the tool's name counts double.
@@ -102,7 +102,7 @@ def customer_name(question: str) -> str:
 
 def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
     """Arguments for an orders tool, each filled from the question by what the parameter's name says."""
-    span = relative_range(question, today) if today else None
+    span = (relative_range(question, today) if today else None) or period_range(question)
     code = re.search(r"\b[A-Z]{2,}-?\d{3,}\b", question)
     args: dict[str, Any] = {}
     for key, schema in tool.properties.items():
