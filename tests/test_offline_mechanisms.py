@@ -162,3 +162,13 @@ def test_a_named_period_becomes_the_date_range_and_listed_amounts_are_totalled()
     done = conversation(question, [(*first[0], listing), ("calc", {"expression": "1250.5 + 480"},
                                                            "1250.5 + 480 = 1730.5")])
     assert "$1,730.50" in decide(done, [orders, calculator]).content
+
+
+def test_a_part_that_points_back_without_a_name_is_searched_with_the_first_parts_words():
+    question = "How many sick days can I take without a note, and by when do I have to report them?"
+    assert analyse(question).parts == ("sick days take without note", "report")
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    assert first == [("find_docs", {"query": "sick days take without note"})]
+    observed = [(*first[0], "[sick.md] Sick leave\nStaff may take 3 sick days without a note.")]
+    follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert follow_up == [("find_docs", {"query": "sick days take without note report"})]

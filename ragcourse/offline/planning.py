@@ -290,8 +290,10 @@ class Policy:
             period = self.bridge_period()
             return [(search, text_arguments(search, f"{period} {part}")) for part in q.parts] if period and search else []
         if q.referring and search:
-            name = self.referent()
-            return [(search, text_arguments(search, f"{name} {part}")) for part in q.referring] if name else []
+            # "its address": searched with the name the first part's answer gave, else with the first part's words
+            first = next((p for p in q.parts if p not in q.referring), "")
+            scope = self.referent() or first
+            return [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
         if not q.comparison:
             expression = (self.change_expression() if q.amount else self.listed_total()) if calculator else None
             return [(calculator, text_arguments(calculator, expression))] if expression else []

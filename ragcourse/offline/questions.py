@@ -73,7 +73,7 @@ _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency))\b", re.I)
-_PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
+_PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
                          r"has|have)\b)", re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?:\s+[A-Z][a-zA-Z&.]+)*")
 
@@ -307,7 +307,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
-_BACK_REFERENCE = re.compile(r"\b(its|their|it|there)\b", re.I)
+_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b", re.I)
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
