@@ -7,7 +7,7 @@ Single-shot RAG cannot tell a good answer from a thin one. This loop adds that j
    **groundedness** (is every claim in the passages?);
 3. both >= :data:`ACCEPT_SCORE` → accept;
 4. otherwise the model reflects on why the answer scored low and picks one action: a new
-   internal search (only with a query that adds something the earlier queries did not ask),
+   internal search (never a repeat of an earlier query; a narrower one is new),
    a public web search, or stop and keep the answer, which already says what is missing;
 5. the answer is regenerated from all the passages gathered so far, and graded again.
 
@@ -62,12 +62,16 @@ def parse_json_reply(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def new_terms(query: str, earlier: list[str]) -> set[str]:
-    """The search terms of ``query`` that no earlier query had: a query without any cannot find anything new."""
+def repeats(query: str, earlier: list[str]) -> bool:
+    """Whether ``query`` asks what an earlier query asked: the same search terms, in any order or form.
+
+    A narrower query is not a repeat: "reasons for the Q3 margin change" ranks other passages first than the
+    whole question it was taken from, and that is how a follow-up search finds what the first one missed.
+    """
     from .bm25 import tokenize
 
-    seen = {term for q in earlier for term in tokenize(q)}
-    return set(tokenize(query)) - seen
+    mine = set(tokenize(query))
+    return not mine or any(mine == set(tokenize(q)) for q in earlier)
 
 
 class _Loop:
@@ -186,8 +190,8 @@ def _improve(run: _Loop, answer: str, user: str, max_iterations: int, search: Se
         if decision.action == "stop":
             run.note(f"stopped by reflection: {decision.reason}")
             return answer
-        if decision.action == "search_internal" and not new_terms(decision.query, run.queries):
-            run.note(f"stopped: {decision.query!r} asks nothing the earlier queries did not")
+        if decision.action == "search_internal" and repeats(decision.query, run.queries):
+            run.note(f"stopped: {decision.query!r} repeats an earlier query")
             return answer
         run.queries.append(decision.query)
         if decision.action == "search_internal":

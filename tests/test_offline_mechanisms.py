@@ -172,3 +172,37 @@ def test_a_part_that_points_back_without_a_name_is_searched_with_the_first_parts
     observed = [(*first[0], "[sick.md] Sick leave\nStaff may take 3 sick days without a note.")]
     follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
     assert follow_up == [("find_docs", {"query": "sick days take without note report"})]
+
+
+def test_the_relevance_judge_notices_a_missing_side_or_missing_reasons():
+    from ragcourse.offline.judging import relevance
+
+    question = "Compare the Q2 and Q3 2023 operating margins: which changed more, and why?"
+    one_side = "Operating margin was 14.9% in Q3 2023 [quill-q3.md]."
+    both = "Operating margin was 14.9% in Q3 2023, up from 11.4% in Q2 2023 [quill-q3.md]."
+    with_reason = both + " The increase was due to lower battery prices [quill-q3.md]."
+    scores = [json.loads(relevance(f"Question: {question}\nAnswer: {a}"))["score"] for a in (one_side, both, with_reason)]
+    assert scores[0] <= 3 and scores[1] <= 3 and scores[2] >= 4
+
+
+def test_reflection_searches_for_what_the_answer_left_out():
+    from ragcourse.offline.reflection import decide as reflect
+
+    prompt = ("Question: Compare the Q2 and Q3 2023 operating margins: which changed more, and why?\n\n"
+              "Answer: Operating margin was 14.9% in Q3 2023, up from 11.4% in Q2 2023 [quill-q3.md].\n\n"
+              "Grades:\n- relevance 3/5: It does not address: the reasons.\n\nPassages used:\n- [quill-q3.md] Q3\n\n"
+              "Earlier queries:\n- Compare the Q2 and Q3 2023 operating margins: which changed more, and why?")
+    decision = json.loads(reflect(prompt))
+    assert decision["action"] == "search_internal"
+    assert decision["query"] == "reasons for the Q3 2023 operating margin change"
+
+
+def test_a_single_shot_answer_takes_each_side_and_the_reasons_from_the_passages():
+    from ragcourse.offline.answering import answer
+
+    blocks = [Block("q2.md", "Quillon report Q2 2023", "Operating margin was 11.4% in Q2 2023."),
+              Block("q3.md", "Quillon report Q3 2023", "Operating margin improved to 14.9% in the third quarter."),
+              Block("why.md", "Operating margin analysis Q3 2023",
+                    "The main reason for the Q3 2023 operating margin increase was lower battery cell prices.")]
+    text = answer("Compare the Q2 and Q3 2023 operating margins: what changed, and why?", blocks)
+    assert "11.4%" in text and "14.9%" in text and "battery cell prices" in text

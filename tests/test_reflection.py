@@ -9,7 +9,7 @@ import httpx
 import openai
 from test_agent import ScriptedModel, reply
 
-from ragcourse.reflection import new_terms, parse_json_reply, reflective_rag
+from ragcourse.reflection import parse_json_reply, reflective_rag, repeats
 from ragcourse.results import Passage, RagResult, Step, Usage
 
 QUESTION = "Who ensures the compliance of the plan with state regulations?"
@@ -83,8 +83,8 @@ def test_single_step_reflection_reflects_once() -> None:
 
 
 def test_a_query_that_repeats_earlier_ones_stops_the_loop() -> None:
-    result, _, search = run([judge(3), judge(2), reflect("search_internal", "compliance of the plan with state regulations")])
-    assert search.calls == [] and "asks nothing the earlier queries did not" in result.trace[-1].result
+    result, _, search = run([judge(3), judge(2), reflect("search_internal", "state regulations: who ensures the compliance of the plan")])
+    assert search.calls == [] and "repeats an earlier query" in result.trace[-1].result
 
 
 def test_web_search_and_stop_actions() -> None:
@@ -119,5 +119,6 @@ def test_an_api_error_keeps_the_best_answer_so_far() -> None:
 def test_helpers() -> None:
     assert parse_json_reply('```json\n{"score": 4}\n```') == {"score": 4}
     assert parse_json_reply("[1, 2]") == {} and parse_json_reply("{broken") == {}
-    assert new_terms("Q3 gross margins", ["q3 gross margin"]) == set()
-    assert new_terms("state oversight", ["who ensures compliance with state rules"]) == {"oversight"}
+    assert repeats("Q3 gross margins", ["q3 gross margin"]) and repeats("", [])
+    assert not repeats("state oversight", ["who ensures compliance with state rules"])
+    assert not repeats("reasons for the Q3 margin change", ["compare the Q3 and Q2 margins and give the reasons"])

@@ -62,7 +62,7 @@ SEMANTIC_WEIGHT = 0.55
 CAUSE_TERM = "<cause>"
 CAUSE_BONUS = 0.15
 _ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind)\b", re.I)
-_GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|result(?:ed)? (?:of|from)|led to|"
+GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|result(?:ed)? (?:of|from)|led to|"
                           r"contribut\w*|factors?|owing to|thanks to|explain\w*|attribut\w*)\b", re.I)
 #: A sentence that announces the sentences after it: "had two main causes.", "as follows:".
 _ANNOUNCES = re.compile(r"\b(two|three|four|several|following)\b[^.]{0,40}\b(causes|reasons|factors|drivers|changes|"
@@ -134,8 +134,10 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
             seen.add(text)
             own = anchors(resolve_previous(text, topic))
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
-            own_terms = set(terms(text)) | ({CAUSE_TERM} if _GIVES_CAUSE.search(text) else set())
-            scope_terms = set(terms(scope)) | ({CAUSE_TERM} if _GIVES_CAUSE.search(block.title) else set())
+            if not any(re.fullmatch(r"(?:19|20)\d{2}", a) for a in own):  # "in the third quarter" of the title's year
+                inherited = inherited | {a for a in title_anchors if re.fullmatch(r"(?:19|20)\d{2}", a)}
+            own_terms = set(terms(text)) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
+            scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
                                    frozenset(own | inherited), topic, tuple(find_periods(scope)), lead))
     return result
@@ -274,6 +276,16 @@ def cite(sentence: Sentence) -> str:
 
 
 def answer(question: str, blocks: Sequence[Block]) -> str:
-    """The cited extractive answer to ``question`` from ``blocks``, or :data:`REFUSAL`."""
-    chosen = select(question, sentences_of(blocks))
-    return " ".join(cite(s.sentence) for s in chosen) if chosen else REFUSAL
+    """The cited extractive answer to ``question`` from ``blocks``, or :data:`REFUSAL`.
+
+    A question that compares sides or asks for reasons is answered demand by demand, as a reader would: the best
+    sentence for each side ("Q2 2024 gross margin") and for the reasons, besides the best for the whole question.
+    """
+    sentences = sentences_of(blocks)
+    chosen = select(question, sentences)
+    q = analyse(question)
+    demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
+    for demand in demands:
+        chosen += select(demand, sentences, 1, exclude={s.sentence.text for s in chosen})[:1]
+    unique = {s.sentence.position: s for s in chosen}
+    return " ".join(cite(unique[p].sentence) for p in sorted(unique)) if unique else REFUSAL

@@ -17,12 +17,13 @@ from __future__ import annotations
 import json
 import re
 
-from .answering import select, sentences_of
+from .answering import GIVES_CAUSE, select, sentences_of
 from .messages import field, parse_blocks
-from .questions import analyse
+from .questions import CUE_WORDS, analyse
 from .text import anchors, is_refusal, numbers, split_sentences, terms
 
 _CITATION = re.compile(r"\s*\[[^\[\]]+\]")
+_CITATION_LABEL = re.compile(r"\[([^\[\]]+)\]")
 _CALCULATION = re.compile(r"(-?\d[\d.,]*)\s*([-+*/])\s*(-?\d[\d.,]*)\s*=\s*(-?\d[\d.,]*)")
 
 
@@ -43,12 +44,13 @@ def relevance(prompt: str) -> str:
             return _as_json(4, "The answer correctly says the context does not contain the answer.")
         return _as_json(2, "The answer declines to answer the question.")
     wanted = anchors(question)
-    weights = {t: 2.0 if t in wanted else 1.0 for t in terms(question)}
-    covered_terms = set(terms(answer))
+    instructions = {t for w in CUE_WORDS for t in terms(w)}  # "compare", "why", "reasons": how to answer, not what
+    weights = {t: 2.0 if t in wanted else 1.0 for t in terms(question) if t not in instructions or t in wanted}
+    sources = " ".join(re.sub(r"[-_.]", " ", label) for label in _CITATION_LABEL.findall(answer))
+    covered_terms = set(terms(answer)) | set(terms(sources))  # "[budget-2025.md]" says which year it is about
     covered = [t for t in weights if t in covered_terms]
     share = sum(weights[t] for t in covered) / (sum(weights.values()) or 1.0)
-    parts = analyse(question).parts
-    unanswered = [p for p in parts if len(parts) > 1 and not set(terms(p)) & covered_terms]
+    unanswered = _unanswered(question, answer, covered_terms)
     score = min(to_score(share), 3) if unanswered else to_score(share)
     missing = [t for t in weights if t not in covered_terms]
     reason = f"The answer covers {len(covered)} of {len(weights)} key terms of the question"
@@ -56,6 +58,16 @@ def relevance(prompt: str) -> str:
     if unanswered:
         reason += f" It does not address: {unanswered[0]}."
     return _as_json(score, reason)
+
+
+def _unanswered(question: str, answer: str, covered_terms: set[str]) -> list[str]:
+    """What a question demands and the answer leaves out: a part, a compared side, the reasons it asks for."""
+    q = analyse(question)
+    gaps = [p for p in q.parts if len(q.parts) > 1 and not set(terms(p)) & covered_terms]
+    gaps += [side for side in q.sides if len(q.sides) > 1 and not anchors(side) | set(terms(side)) <= covered_terms]
+    if q.cause and not GIVES_CAUSE.search(_CITATION.sub("", answer)):
+        gaps.append("the reasons")
+    return gaps
 
 
 def _calculation_holds(sentence: str, context_numbers: set[float]) -> bool:

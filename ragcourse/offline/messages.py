@@ -53,7 +53,8 @@ def parse_blocks(text: str) -> list[Block]:
 
 
 #: Field names the course's prompts use; a field's value runs until the next of them.
-FIELDS = ("Context", "Conversation", "Question", "Answer", "Earlier queries", "Previous queries", "Queries tried",
+FIELDS = ("Context", "Conversation", "Question", "Answer", "Grades", "Passages used", "Earlier queries", "Previous queries",
+          "Queries tried",
           "Queries", "Scores")
 _FIELD_START = re.compile(rf"(?:^|\n)(?:{'|'.join(FIELDS)}):", re.I)
 

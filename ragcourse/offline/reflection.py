@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import re
 
+from .answering import GIVES_CAUSE
 from .messages import field
-from .questions import analyse
-from .text import stem, terms
+from .questions import CUE_WORDS, analyse
+from .text import anchors, stem, terms
 
 #: General business synonyms, used to widen a query that found nothing.
 SYNONYMS = {
@@ -52,14 +53,25 @@ def _with_synonyms(phrase: str) -> str:
     return " ".join([phrase, *extra])
 
 
+def gap_queries(question: str, answer: str) -> list[str]:
+    """Searches for what the answer leaves out: a compared side it does not mention, the reasons it does not give."""
+    q, covered = analyse(question), set(terms(answer))
+    queries = [q.side_query(side, measure) for measure in q.measured for side in q.sides
+               if len(q.sides) > 1 and not anchors(side) | set(terms(side)) <= covered]
+    if q.cause and not GIVES_CAUSE.search(answer):
+        queries.append(q.cause_query())
+    return queries
+
+
 def candidates(question: str, answer: str) -> list[str]:
-    """Internal queries worth trying, most specific first."""
+    """Internal queries worth trying, most specific first: the gaps, then the question reworded."""
     q = analyse(question)
     key = q.query
     answered = set(terms(answer))
     missing = [w for w in key.split() if stem(w.lower()) not in answered]
     anchor_words = [w for w in key.split() if re.search(r"\d", w)]
-    return [key, " ".join(dict.fromkeys([*anchor_words, *missing])), _with_synonyms(key), *q.searches()]
+    return [*gap_queries(question, answer), key, " ".join(dict.fromkeys([*anchor_words, *missing])),
+            _with_synonyms(key), *q.searches()]
 
 
 def decide(prompt: str) -> str:
@@ -68,8 +80,11 @@ def decide(prompt: str) -> str:
     earlier = earlier_queries(prompt)
     q = analyse(question)
     web_tried = any(re.match(r"\s*web\b", e, re.I) for e in earlier)
-    missing = [t for t in dict.fromkeys(terms(question)) if t not in set(terms(answer))]
-    why = (f"The answer does not cover {', '.join(missing[:4])}." if missing
+    instructions = {t for w in CUE_WORDS for t in terms(w)}
+    missing = [t for t in dict.fromkeys(terms(question)) if t not in set(terms(answer)) and t not in instructions]
+    gaps = gap_queries(question, answer)
+    why = (f"The answer does not cover {gaps[0]}." if gaps else
+           f"The answer does not cover {', '.join(missing[:4])}." if missing
            else "The answer is not supported well enough by the passages.")
     if q.public and not web_tried:
         query = q.query
