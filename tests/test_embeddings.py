@@ -1,0 +1,29 @@
+"""The local embedder: real MiniLM vectors, cached on disk, and no model load when the cache already has them."""
+
+import json
+import os
+import subprocess
+import sys
+
+SCRIPT = """
+import json, sys
+from ragcourse.embeddings import get_embedder
+vectors = get_embedder().embed(["Gross margin rose to 45.2%.", "The hotel cap is $220 per night."])
+print(json.dumps({"shape": list(vectors.shape), "norm": float((vectors[0] ** 2).sum()),
+                  "torch": "torch" in sys.modules, "hits": get_embedder().hits}))
+"""
+
+
+def run(cache: str) -> dict:
+    env = {**os.environ, "RAGCOURSE_CACHE": cache}
+    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_warm_cache_answers_without_loading_the_model(tmp_path):
+    cold = run(str(tmp_path))
+    assert cold["shape"] == [2, 384] and abs(cold["norm"] - 1.0) < 1e-4
+    assert cold["torch"] and cold["hits"] == 0  # the model was needed, and loaded
+    warm = run(str(tmp_path))
+    assert warm["shape"] == [2, 384] and warm["hits"] == 2
+    assert not warm["torch"], "with every text cached, torch must not even be imported"
