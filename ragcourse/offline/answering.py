@@ -40,6 +40,8 @@ from .text import (
     anchors,
     find_periods,
     is_instruction_to_ai,
+    is_year,
+    month_terms,
     months_of_quarters,
     numbers,
     opens_with_period,
@@ -134,8 +136,8 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
             seen.add(text)
             own = anchors(resolve_previous(text, topic))
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
-            if not any(re.fullmatch(r"(?:19|20)\d{2}", a) for a in own):  # "in the third quarter" of the title's year
-                inherited = inherited | {a for a in title_anchors if re.fullmatch(r"(?:19|20)\d{2}", a)}
+            if not any(map(is_year, own)):  # "in the third quarter" of the title's year
+                inherited = inherited | set(filter(is_year, title_anchors))
             own_terms = set(terms(text)) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
@@ -158,7 +160,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     total = sum(weights.values()) or 1.0
     # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
     subject = {t for t in weights if t not in wanted and t != CAUSE_TERM}
-    span = len(wanted & months_of_quarters({"q1", "q2", "q3", "q4"})) > 1  # "October to December": Q4 covers them
+    span = len(wanted & set(month_terms())) > 1  # "October to December": a sentence about Q4 covers them
     vectors = _embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
     scored = []

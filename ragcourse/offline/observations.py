@@ -19,6 +19,7 @@ from .messages import Block, parse_blocks
 from .text import (
     Period,
     anchors,
+    clause_span,
     clauses,
     find_periods,
     normalise_periods,
@@ -76,17 +77,13 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
             return [period]
         if m_start >= end and _RELATIVE_TO.fullmatch(text[end:m_start]):  # "up 5.0% on Q2": a change, not Q2's value
             return topic
-    offset = 0
-    for clause in clauses(text):
-        offset = text.find(clause, offset)
-        if offset <= start < offset + len(clause):
-            inside = [(a, p) for a, _, p in mentions if offset <= a < offset + len(clause)]
-            before = [p for a, p in inside if a < start]
-            after = [p for a, p in inside if a >= end]
-            if before or after:
-                return before[-1:] if before else after[:1]
-            break
-        offset += len(clause)
+    span = clause_span(text, start)
+    if span:
+        inside = [(a, p) for a, _, p in mentions if span[0] <= a < span[1]]
+        before = [p for a, p in inside if a < start]
+        after = [p for a, p in inside if a >= end]
+        if before or after:
+            return before[-1:] if before else after[:1]
     return topic
 
 
@@ -149,13 +146,8 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
 
 def _same_clause(text: str, position: int, names: list[int]) -> bool:
     """Whether a name mentioned at one of ``names`` shares the clause of the number at ``position``."""
-    offset = 0
-    for clause in clauses(text):
-        offset = text.find(clause, offset)
-        if offset <= position < offset + len(clause):
-            return any(offset <= p < offset + len(clause) for p in names)
-        offset += len(clause)
-    return False
+    span = clause_span(text, position)
+    return bool(span) and any(span[0] <= p < span[1] for p in names)
 
 
 def _singular_word(word: str) -> str:

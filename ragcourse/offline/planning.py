@@ -38,7 +38,7 @@ from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
 from .questions import Question, analyse, key_phrase
-from .text import NUMBER, Period, find_periods, nearest_period, number_value, plain_number, stem, terms, unit_of
+from .text import MONTHS, NUMBER, Period, find_periods, nearest_period, number_value, plain_number, stem, terms, unit_of
 from .toolbox import Tool, classify, order_arguments, text_arguments
 
 _FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
@@ -48,8 +48,7 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
                             r"(?:increased|reduced|raised|lowered|changed|rises|rose|falls|fell|goes|went|moves) from)\b",
                             re.I)
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
-_NAMED = re.compile(r"(?<!^)(?<![.?!] )\b(?!(?:January|February|March|April|May|June|July|August|September|October|"
-                    r"November|December)\b)[A-Z][\w&/-]+")
+_NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)[A-Z][\w&/-]+")
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
@@ -266,7 +265,7 @@ class Policy:
         if not (search and web and _NAMED.search(self.question_text)):
             return []  # "total bookings in December" is internal: only a question naming someone or something goes out
         return [(web, text_arguments(web, c.text)) for c in self.calls if c.name == search.name and c.result is not None
-                and not quoted(self._unscoped(c.text), c.result, 1, self.asks_quantity)]
+                and not quoted(self._unscoped(c.text), c.result, 1, self.needs_number)]
 
     def _named_causes(self) -> list[tuple[Tool, dict[str, Any]]]:
         """A found sentence that lists causes ("The causes were a weaker market, a new competitor and internal
@@ -342,25 +341,24 @@ class Policy:
                 if side not in quantities and not found:
                     missing.append(query)
         sentences += self.change_sentences(side_queries, {s.text for s in sentences})
+        on_web: set[str] = set()  # what the web answered is not missing from the documents' side
         for call in self.calls:
             role = roles.get(call.name)
             if not call.result or call.text in side_queries:
                 continue
             if role in ("search", "web"):
                 limit = 3 if call.text.startswith("reasons") or q.reviewed else 2
-                chosen = quoted(self._unscoped(call.text), call.result, limit, self.asks_quantity,
+                chosen = quoted(self._unscoped(call.text), call.result, limit, self.needs_number,
                                 {s.text for s in sentences})
                 sentences += chosen
-                if chosen or quoted(self._unscoped(call.text), call.result, 1, self.asks_quantity):
-                    continue
-                if not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
+                if chosen or quoted(self._unscoped(call.text), call.result, 1, self.needs_number):
+                    on_web |= {call.text} if role == "web" else set()
+                elif not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)
             elif role == "calculator":
                 extra.append(self._calculation_line(call, measured))
             elif call.result.strip():
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
-        on_web = {c.text for c in self.calls if roles.get(c.name) == "web" and c.result
-                  and quoted(self._unscoped(c.text), c.result, 1, self.asks_quantity)}
         missing = [m for m in missing if m not in on_web]
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
@@ -379,7 +377,7 @@ class Policy:
         return [s.sentence for s in ranked[:limit]]
 
     @property
-    def asks_quantity(self) -> bool:
+    def needs_number(self) -> bool:
         """A one-part "how many ...?" question: only a sentence with a number answers it."""
         q = self.q
         return bool(asks_quantity(self.question_text)) and not (q.comparison or q.cause or len(q.parts) > 1)

@@ -170,6 +170,17 @@ def clauses(sentence: str) -> list[str]:
     return [c for c in _CLAUSE_BREAK.split(sentence) if c.strip()]
 
 
+def clause_span(text: str, position: int) -> tuple[int, int] | None:
+    """Where the clause holding ``text[position]`` starts and ends (see :func:`clauses`)."""
+    offset = 0
+    for clause in clauses(text):
+        offset = text.find(clause, offset)
+        if offset <= position < offset + len(clause):
+            return offset, offset + len(clause)
+        offset += len(clause)
+    return None
+
+
 def opens_with_period(sentence: str) -> bool:
     """Whether the sentence's first clause names a period (then that period, not the title's, is its topic)."""
     parts = clauses(sentence)
@@ -205,15 +216,24 @@ def anchors(text: str) -> set[str]:
     return found
 
 
+@lru_cache(maxsize=1)
+def month_terms() -> tuple[str, ...]:
+    """The twelve month names as anchors (stemmed), January first."""
+    return tuple(stem(m) for m in MONTHS)
+
+
+def is_year(term: str) -> bool:
+    return bool(re.fullmatch(_YEAR, term))
+
+
 def months_of_quarters(found: set[str] | frozenset[str]) -> set[str]:
     """The month anchors a quarter anchor stands for: a sentence about "Q4 2024" is about October to December."""
-    return {stem(MONTHS[3 * (int(a[1]) - 1) + i]) for a in found if re.fullmatch(r"q[1-4]", a) for i in range(3)}
+    return {month_terms()[3 * (int(a[1]) - 1) + i] for a in found if re.fullmatch(r"q[1-4]", a) for i in range(3)}
 
 
 def quarters_of_months(found: set[str] | frozenset[str]) -> set[str]:
     """The quarter anchors that month anchors fall in: "October" is in "Q4"."""
-    months = [stem(m) for m in MONTHS]
-    return {f"q{months.index(a) // 3 + 1}" for a in found if a in months}
+    return {f"q{month_terms().index(a) // 3 + 1}" for a in found if a in month_terms()}
 
 
 def split_sentences(text: str) -> list[str]:
