@@ -82,6 +82,12 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
     return meta
 
 
+#: HNSW candidates per query. Chroma's default (100) leaves borderline ranks to chance: the same query could rank a
+#: document 14th in one process and miss it in the next. For collections of a few thousand chunks a wide search
+#: is still fast, and a notebook's output no longer changes from run to run.
+EF_SEARCH = 1000
+
+
 class VectorStore:
     """A Chroma collection of chunk vectors in cosine space, keyed by chunk id."""
 
@@ -92,7 +98,10 @@ class VectorStore:
         try:
             self._client = _client(path, url)
             self._collection = self._client.get_or_create_collection(
-                name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=ExplicitEmbeddings())
+                name, configuration={"hnsw": {"space": "cosine", "ef_search": EF_SEARCH}},
+                embedding_function=ExplicitEmbeddings())
+            if (self._collection.configuration.get("hnsw") or {}).get("ef_search", EF_SEARCH) < EF_SEARCH:
+                self._collection.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})  # made before this setting
         except (ValueError, ConnectionError) as exc:
             where = url or path
             raise CourseError(f"Cannot open the vector store at {where} ({exc}): check the path or the server.") from None
