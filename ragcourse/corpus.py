@@ -24,6 +24,8 @@ from .errors import CourseError
 QUESTION_TYPES = ("factual", "comparison", "causal", "multi_hop", "calculation", "tool",
                   "contract_review", "web", "unanswerable", "permission_denied")
 #: Question types that need more than one retrieval or a calculation.
+#: Tune on ``dev``; ``test`` is only ever reported (see data/README.md for how questions were assigned).
+SPLITS = ("dev", "test")
 COMPOSITE_TYPES = ("comparison", "causal", "multi_hop", "calculation", "contract_review")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DOC_FIELDS = ("id", "title", "date")
@@ -67,6 +69,8 @@ class Question:
     must_include: tuple[str, ...] = ()
     must_not_include: tuple[str, ...] = ()
     computed: tuple[str, ...] = ()
+    #: ``dev`` (tune on it) or ``test`` (report only): half of each type, fixed by a hash of the id.
+    split: str = "dev"
 
     @property
     def composite(self) -> bool:
@@ -170,11 +174,14 @@ def load_questions(path: Path) -> tuple[Question, ...]:
                 must_include=tuple(str(x) for x in row.get("must_include") or ()),
                 must_not_include=tuple(str(x) for x in row.get("must_not_include") or ()),
                 computed=tuple(str(x) for x in row.get("computed") or ()),
+                split=str(row.get("split", "dev")),
             )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise CourseError(f"{path}:{number}: malformed question ({exc.__class__.__name__}: {exc}).") from None
         if q.type not in QUESTION_TYPES:
             raise CourseError(f"{path}:{number}: unknown type {q.type!r}; use one of {', '.join(QUESTION_TYPES)}.")
+        if q.split not in SPLITS:
+            raise CourseError(f"{path}:{number}: unknown split {q.split!r}; use one of {', '.join(SPLITS)}.")
         if q.id in seen:
             raise CourseError(f"{path}:{number}: duplicate question id {q.id!r}.")
         seen.add(q.id)

@@ -127,3 +127,18 @@ def test_malformed_question_line_names_the_line(tmp_path: Path) -> None:
     path = write(tmp_path / "q.jsonl", good + "\n{not json\n")
     with pytest.raises(CourseError, match=r"q\.jsonl:2: malformed"):
         load_questions(path)
+
+
+def test_split_is_mechanical_and_keeps_half_of_every_type_in_test():
+    import hashlib
+    import math
+    from collections import defaultdict
+
+    by_type = defaultdict(list)
+    for q in load_course().questions:
+        by_type[q.type].append(q)
+    for kind, qs in by_type.items():
+        ordered = sorted(qs, key=lambda q: hashlib.sha256(q.id.encode()).hexdigest())
+        n_test = math.ceil(len(qs) / 2)
+        assert [q.split for q in ordered] == ["test"] * n_test + ["dev"] * (len(qs) - n_test), kind
+        assert n_test / len(qs) >= 0.4, kind
