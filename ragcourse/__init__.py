@@ -5,6 +5,7 @@ concept (see the README's module list).
 """
 
 from .agent import agentic_rag
+from .calculator import calculate
 from .config import get_settings
 from .corpus import course
 from .errors import CourseError
@@ -13,7 +14,6 @@ from .llm import banner, chat_model, get_client
 from .pipeline import search_knowledge_base, simple_rag
 from .reflection import reflective_rag
 from .routing import rag, route_question
-from .tools import calculate
 
 __version__ = "0.1.0"
 

@@ -6,18 +6,11 @@ import json
 
 import pytest
 
+from ragcourse import tools
+from ragcourse.calculator import CalculationError, calculate, evaluate, filtered_eval_flaw, seed_filter
 from ragcourse.errors import CourseError
 from ragcourse.results import Passage
-from ragcourse.tools import (
-    TOOL_SCHEMAS,
-    CalculationError,
-    SearchCache,
-    ToolBox,
-    calculate,
-    evaluate,
-    filtered_eval_flaw,
-    seed_filter,
-)
+from ragcourse.tools import TOOL_SCHEMAS, SearchCache, ToolBox
 
 USERS = {"emp_alice": "Alice Chen", "exec_dan": "Dan Whitfield"}
 
@@ -201,3 +194,9 @@ def test_search_cache_is_bounded() -> None:
     for i in range(3):
         cache.put(("t", str(i), "u"), [])
     assert len(cache) == 2 and ("t", "0", "u") not in cache
+
+
+def test_the_calculator_is_still_reachable_through_tools_as_the_notebooks_use_it() -> None:
+    assert tools.calculate("2 + 2") == "2 + 2 = 4"
+    assert tools.seed_filter("a1+b2") == "1+2"
+    assert tools.filtered_eval_flaw("9**9**9**9").passes_filter
