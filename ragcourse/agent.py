@@ -19,24 +19,20 @@ error is a :class:`~ragcourse.results.Step` in the trace.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-import openai
 from openai.types.chat import ChatCompletionMessage
 
+from .calls import Ledger, ModelCall, ModelUnavailable, complete, open_ledger, truncation_note
 from .errors import CourseError
-from .prompts import AGENT_SYSTEM, OUT_OF_STEPS, OUT_OF_TOKENS
+from .prompts import AGENT_SYSTEM, EXAMPLE_LABEL, OUT_OF_STEPS, OUT_OF_TOKENS, organisation
 from .results import Passage, RagResult, Step, Usage, extract_citations
 from .tools import TOOL_SCHEMAS, SearchFunction, ToolBox
 
 #: Said when the model, told to answer, still only asks for tools.
 NO_FINAL_ANSWER = "I could not finish: the model kept calling tools instead of answering from what it found."
 EMPTY_ANSWER = "The model returned an empty answer."
-
-
-class ModelUnavailable(CourseError):
-    """The model could not be called (network, key, rate limit); the run stops with what it has."""
 
 
 def session_user(user_id: str | None) -> str:
@@ -54,32 +50,6 @@ def session_user(user_id: str | None) -> str:
     return user
 
 
-@dataclass(frozen=True)
-class ModelCall:
-    """One chat completion as the trace needs it."""
-
-    message: ChatCompletionMessage
-    tokens: int
-    seconds: float
-    sent: list[dict[str, Any]]
-
-
-def call_model(client: Any, model: str, messages: list[dict[str, Any]], usage: Usage, **options: Any) -> ModelCall:
-    """Call the model once, add its tokens to ``usage``; every API failure becomes :class:`ModelUnavailable`."""
-    from .llm import friendly_errors
-
-    sent = list(messages)
-    tick = time.perf_counter()
-    try:
-        with friendly_errors():
-            response = client.chat.completions.create(model=model, messages=sent, **options)
-    except (CourseError, openai.OpenAIError) as exc:
-        raise ModelUnavailable(str(exc)) from exc
-    before = usage.total_tokens
-    usage.add(response.usage)
-    return ModelCall(response.choices[0].message, usage.total_tokens - before, time.perf_counter() - tick, sent)
-
-
 def _describe_calls(message: ChatCompletionMessage) -> str:
     calls = ", ".join(f"{c.function.name}({c.function.arguments})" for c in message.tool_calls or ())
     thought = (message.content or "").strip()
@@ -88,23 +58,29 @@ def _describe_calls(message: ChatCompletionMessage) -> str:
 
 @dataclass
 class _Conversation:
-    """The messages of one run and the bookkeeping every model call shares."""
+    """The messages of one run; usage, trace and client are the question's ledger."""
 
-    client: Any
-    model: str
+    ledger: Ledger
     messages: list[dict[str, Any]]
-    usage: Usage = field(default_factory=Usage)
-    trace: list[Step] = field(default_factory=list)
+
+    @property
+    def usage(self) -> Usage:
+        return self.ledger.usage
+
+    @property
+    def trace(self) -> list[Step]:
+        return self.ledger.trace
 
     def ask(self, tool_choice: str) -> ModelCall:
-        return call_model(self.client, self.model, self.messages, self.usage, tools=TOOL_SCHEMAS,
-                          tool_choice=tool_choice)
+        return complete("agent", self.messages, tools=TOOL_SCHEMAS, tool_choice=tool_choice)
 
     def note(self, text: str) -> None:
-        self.trace.append(Step(kind="note", result=text))
+        self.ledger.note(text)
 
     def answered(self, call: ModelCall, fallback: str) -> str:
-        answer = (call.message.content or "").strip() or fallback
+        if call.truncated:
+            self.note(truncation_note(call.kind, call.max_tokens))
+        answer = call.text or fallback
         self.trace.append(Step(kind="answer", result=answer, tokens=call.tokens, seconds=call.seconds,
                                messages=call.sent))
         return answer
@@ -129,7 +105,8 @@ def agentic_rag(question: str, user_id: str | None = None, max_steps: int = 5, *
     if max_steps < 1 or token_budget < 1:
         raise CourseError(f"max_steps ({max_steps}) and token_budget ({token_budget}) must be at least 1.")
     from .corpus import course
-    from .llm import chat_model, get_client
+    from .index import organisation_name
+    from .llm import chat_model
 
     started = time.perf_counter()
     user = session_user(user_id)
@@ -143,17 +120,17 @@ def agentic_rag(question: str, user_id: str | None = None, max_steps: int = 5, *
     tools = tools or ToolBox(user, search=search)
     if tools.user_id != user:
         raise CourseError(f"The toolbox acts for {tools.user_id!r}, not for {user!r}: build it for the asking user.")
-    info = course()
-    system = AGENT_SYSTEM.format(company=info.company, today=info.today.isoformat(), example="fin-2024-q3.md")
-    run = _Conversation(client or get_client(), chat_model(),
-                        [{"role": "system", "content": system}, {"role": "user", "content": question}])
+    system = AGENT_SYSTEM.format(company=organisation(organisation_name()), today=course().today.isoformat(),
+                                 example=EXAMPLE_LABEL)
     passages: list[Passage] = []
-    try:
-        answer = _loop(run, tools, passages, max_steps, token_budget)
-    except ModelUnavailable as exc:
-        run.note(f"stopped: the model could not be called ({exc})")
-        answer = f"The agent stopped because the model could not be called ({exc})."
-    return RagResult(question, user, "agentic", run.model, answer, extract_citations(answer, passages), run.usage,
+    with open_ledger(client) as ledger:
+        run = _Conversation(ledger, [{"role": "system", "content": system}, {"role": "user", "content": question}])
+        try:
+            answer = _loop(run, tools, passages, max_steps, token_budget)
+        except ModelUnavailable as exc:
+            run.note(f"stopped: the model could not be called ({exc})")
+            answer = f"The agent stopped because the model could not be called ({exc})."
+    return RagResult(question, user, "agentic", chat_model(), answer, extract_citations(answer, passages), run.usage,
                      run.trace, time.perf_counter() - started)
 
 

@@ -7,7 +7,7 @@ folder inside the project), so a fresh clone works with no configuration at all.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,6 +40,11 @@ API_EMBEDDING_MODELS = {"openai": "text-embedding-3-small", "dashscope": "text-e
                         "ollama": "nomic-embed-text", "compatible": None}
 LOCAL_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 
+#: ``max_tokens`` per kind of model call (``RAGCOURSE_MAX_TOKENS=answer=2000,judge=300`` overrides some): answers
+#: and agent decisions need room; a rewrite, a grade or a route is short, and a cap keeps a rambling model cheap.
+MAX_TOKENS = {"answer": 1024, "agent": 1024, "rewrite": 200, "judge": 300, "reflect": 400, "router": 50,
+              "rerank": 100}
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -61,6 +66,8 @@ class Settings:
     reranker: str = "sentence"
     timeout: float = 60.0
     max_retries: int = 2
+    max_tokens: dict[str, int] = field(default_factory=lambda: dict(MAX_TOKENS))
+    web_search: bool = False
 
     @property
     def offline(self) -> bool:
@@ -109,6 +116,25 @@ def _writable_dir(name: str, path: Path) -> Path:
             f"The cache folder {path} is not writable ({exc.strerror or exc}): set {name} to a folder you can write."
         ) from None
     return path
+
+
+def _max_tokens(value: str | None) -> dict[str, int]:
+    """The defaults, overridden by ``kind=tokens`` pairs separated by commas."""
+    limits = dict(MAX_TOKENS)
+    for pair in filter(None, (p.strip() for p in (value or "").split(","))):
+        kind, _, number = pair.partition("=")
+        if kind.strip() not in MAX_TOKENS or not number.strip().isdigit() or int(number) < 1:
+            raise CourseError(f"RAGCOURSE_MAX_TOKENS has {pair!r}: write kind=tokens pairs such as answer=2000, "
+                              f"with kinds {', '.join(MAX_TOKENS)}.")
+        limits[kind.strip()] = int(number)
+    return limits
+
+
+def _switch(name: str, value: str) -> bool:
+    value = value.strip().lower()
+    if value not in ("on", "off", "1", "0", "true", "false", "yes", "no"):
+        raise CourseError(f"{name}={value!r} is not a switch: set it to on or off.")
+    return value in ("on", "1", "true", "yes")
 
 
 def load_settings(environ: dict[str, str] | None = None) -> Settings:
@@ -166,6 +192,8 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         reranker=get("RAGCOURSE_RERANKER", "sentence").strip(),
         timeout=float(_number("RAGCOURSE_TIMEOUT", get("RAGCOURSE_TIMEOUT", "60"), float)),
         max_retries=int(_number("RAGCOURSE_MAX_RETRIES", get("RAGCOURSE_MAX_RETRIES", "2"), int)),
+        max_tokens=_max_tokens(get("RAGCOURSE_MAX_TOKENS")),
+        web_search=_switch("RAGCOURSE_WEB_SEARCH", get("RAGCOURSE_WEB_SEARCH", "off")),
     )
 
 

@@ -8,7 +8,6 @@ relevance and groundedness (1–5) through the same model layer as everything el
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -103,28 +102,17 @@ def score_answer(q: Question, result: RagResult) -> AnswerScore:
 
 
 def judge(question: str, answer: str, passages: list[Passage], client=None) -> dict[str, int]:  # noqa: ANN001
-    """Relevance and groundedness (1–5) from the configured model, as the reflection loop uses them."""
-    from .llm import chat_model, friendly_errors, get_client
+    """Relevance and groundedness (1–5) from the configured model, read exactly as the reflection loop reads them
+    (JSON mode where the provider has it; an ungraded reply counts as 1). Both calls count in the open ledger."""
+    from .calls import complete
     from .prompts import judge_messages
+    from .replies import read_grade
 
-    client = client or get_client()
     scores = {}
     for kind in ("relevance", "groundedness"):
-        with friendly_errors():
-            response = client.chat.completions.create(model=chat_model(),
-                                                      messages=judge_messages(kind, question, answer, passages))
-        scores[kind] = parse_score(response.choices[0].message.content or "")
+        call = complete("judge", judge_messages(kind, question, answer, passages), client=client, json_mode=True)
+        scores[kind] = read_grade(call.message.content or "")[0]
     return scores
-
-
-def parse_score(text: str) -> int:
-    """The 1–5 score from a judge's JSON reply (tolerates code fences and prose around it)."""
-    match = re.search(r"\{.*\}", text, re.S)
-    try:
-        value = json.loads(match.group(0))["score"] if match else re.search(r"[1-5]", text).group(0)
-        return min(5, max(1, int(float(value))))
-    except (AttributeError, KeyError, TypeError, ValueError, json.JSONDecodeError):
-        return 1
 
 
 def evaluate_answers(questions: Sequence[Question], pipeline: Callable[[Question], RagResult],

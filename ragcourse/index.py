@@ -123,6 +123,7 @@ class KnowledgeBase:
 
     def __init__(self, name: str, root: Path, *, embedder: Embedder | None = None, chroma_url: str | None = None) -> None:
         self.name, self.root = name, Path(root)
+        self.organisation = stored_organisation(self.root)
         self._embedder = embedder
         self.successors: dict[str, str] = {}  # superseded doc id → the doc that replaces it (set by sync)
         self.embedder_name = embedder.name if embedder is not None else get_settings().embedding_model
@@ -425,6 +426,34 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "model"
 
 
+#: The file in a knowledge base's folder that names the organisation whose documents it holds (``ingest --organisation``).
+ORGANISATION_FILE = "organisation.txt"
+
+
+def stored_organisation(root: Path) -> str | None:
+    """The organisation stored with the knowledge base in ``root``, or None."""
+    path = Path(root) / ORGANISATION_FILE
+    name = path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+    return name or None
+
+
+def store_organisation(root: Path, name: str) -> None:
+    """Remember whose documents the knowledge base in ``root`` holds; prompts name it."""
+    if not name.strip() or "\n" in name:
+        raise CourseError("The organisation's name must be one non-empty line, e.g. --organisation \"Acme Ltd.\".")
+    Path(root).mkdir(parents=True, exist_ok=True)
+    (Path(root) / ORGANISATION_FILE).write_text(name.strip() + "\n", encoding="utf-8")
+
+
+def organisation_name(kb: KnowledgeBase | None = None) -> str | None:
+    """Whose documents are searched, for the prompts: the knowledge base's stored name; for the course's own
+    documents ``company`` in ``data/course.yaml``; None (a neutral wording) for a folder ingested without a name."""
+    if kb is not None and kb.organisation:
+        return kb.organisation
+    folder = os.environ.get("RAGCOURSE_KB")
+    return stored_organisation(Path(folder)) if folder else course().company
+
+
 #: Name of a knowledge base in a folder of its own (``python -m ragcourse ingest --kb FOLDER``).
 FOLDER_KB_NAME = "kb"
 _course_lock = threading.Lock()
@@ -440,6 +469,7 @@ def _course_kb() -> KnowledgeBase:
         kb.acl.load_course_users(data.users, data.groups)
         return kb
     kb = KnowledgeBase.open("course", chroma_url=settings.chroma_url)
+    kb.organisation = data.company
     kb.acl.load_course_users(data.users, data.groups)
     # A progress bar only on a terminal: in a notebook it would make a cold run's output differ from a warm one.
     kb.sync(data.documents, progress=not kb.chunks and sys.stderr.isatty())

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import time
 
-from .corpus import course
-from .index import KnowledgeBase, get_kb
-from .llm import chat_model, friendly_errors, get_client
+from .calls import complete, open_ledger
+from .index import KnowledgeBase, get_kb, organisation_name
+from .llm import chat_model
 from .prompts import answer_messages
-from .results import Passage, RagResult, Step, Usage, extract_citations
+from .results import Passage, RagResult, Step, extract_citations
 from .retrieval import SearchRun, search
 
 NO_VISIBLE_DOCUMENTS = "No documents in the knowledge base are visible to you, so I cannot answer from them."
@@ -45,29 +45,26 @@ def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k:
     """One retrieval, one generation; the answer cites the passages it used.
 
     ``kb`` answers from another knowledge base than the course's (notebook 04 updates a copy).
+    Both model calls (the query rewrite and the answer) are in ``usage`` and the trace.
     """
     started = time.perf_counter()
     kb = kb or get_kb()
     user = resolve_user(user_id, kb)
-    client = client or get_client()
-    usage = Usage()
-    run = run_search(question, user, top_k=top_k, client=client, kb=kb)
-    usage.merge(run.usage)
-    passages = [hit.chunk.passage(hit.score) for hit in run.hits]
-    trace = [Step(kind="retrieve", tool="search_knowledge_base", args={"query": question, "queries": run.queries},
-                  result=f"{len(passages)} passages", passages=passages, seconds=run.timings.get("total", 0.0) / 1000)]
-    if not passages:
-        answer = NO_VISIBLE_DOCUMENTS if not kb.visible_doc_ids(user) else (
-            "I cannot find this in the documents available to you.")
-        return RagResult(question, user, "simple", chat_model(), answer, [], usage, trace,
-                         time.perf_counter() - started)
-    messages = answer_messages(question, passages, course().company)
-    tick = time.perf_counter()
-    with friendly_errors():
-        response = client.chat.completions.create(model=chat_model(), messages=messages)
-    usage.add(response.usage)
-    answer = response.choices[0].message.content or ""
-    trace.append(Step(kind="answer", result=answer, tokens=usage.total_tokens,
-                      seconds=time.perf_counter() - tick, messages=messages))
-    return RagResult(question, user, "simple", chat_model(), answer, extract_citations(answer, passages), usage,
-                     trace, time.perf_counter() - started)
+    with open_ledger(client) as ledger:
+        run = run_search(question, user, top_k=top_k, client=ledger.client, kb=kb)
+        passages = [hit.chunk.passage(hit.score) for hit in run.hits]
+        ledger.trace.append(Step(kind="retrieve", tool="search_knowledge_base",
+                                 args={"query": question, "queries": run.queries}, result=f"{len(passages)} passages",
+                                 passages=passages, seconds=run.timings.get("total", 0.0) / 1000))
+        if not passages:
+            answer = NO_VISIBLE_DOCUMENTS if not kb.visible_doc_ids(user) else (
+                "I cannot find this in the documents available to you.")
+            return RagResult(question, user, "simple", chat_model(), answer, [], ledger.usage, ledger.trace,
+                             time.perf_counter() - started)
+        messages = answer_messages(question, passages, organisation_name(kb))
+        call = complete("answer", messages)
+        answer = call.text
+        ledger.trace.append(Step(kind="answer", result=answer, tokens=call.tokens, seconds=call.seconds,
+                                 messages=messages))
+    return RagResult(question, user, "simple", chat_model(), answer, extract_citations(answer, passages),
+                     ledger.usage, ledger.trace, time.perf_counter() - started)

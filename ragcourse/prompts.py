@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from .results import Passage
 
+#: How the prompts name the organisation when its knowledge base does not say (see ``index.organisation_name``).
+NEUTRAL_ORGANISATION = "the organisation whose documents you search"
+#: The citation label the prompts show as an example when no passage is at hand (a made-up, generic file name).
+EXAMPLE_LABEL = "handbook-2024.md"
+
 ANSWER_SYSTEM = (
     "You are the internal knowledge assistant of {company}; answer the question using only the "
     "context passages. After every fact, cite the passage it came from with its label in square "
@@ -25,8 +30,8 @@ REWRITE_SYSTEM = (
 
 AGENT_SYSTEM = (
     "You are the research assistant of {company}, and today is {today}. Answer the user's question by "
-    "calling tools. Search for one fact per call with a specific query (for example 'Q3 2024 gross "
-    "margin', not 'financial data'); use calculate for every arithmetic step; call other tools only "
+    "calling tools. Search for one fact per call with a specific query (for example 'annual leave days "
+    "for part-time staff', not 'HR information'); use calculate for every arithmetic step; call other tools only "
     "for what the knowledge base cannot hold. When the observations answer the question, reply "
     "with the answer and cite every fact with its passage label in square brackets, like "
     "[{example}]. If something cannot be found, say so instead of guessing."
@@ -81,12 +86,17 @@ def format_context(passages: list[Passage]) -> str:
     return "\n\n".join(f"[{p.label}] {p.title}\n{p.text.strip()}" for p in passages)
 
 
-def answer_messages(question: str, passages: list[Passage], company: str) -> list[dict[str, str]]:
+def organisation(name: str | None) -> str:
+    """The organisation as the prompts name it: its name, or a neutral wording when none is known."""
+    return name.strip() if name and name.strip() else NEUTRAL_ORGANISATION
+
+
+def answer_messages(question: str, passages: list[Passage], company: str | None) -> list[dict[str, str]]:
     """The single-turn RAG prompt: context passages, then the question."""
-    example = passages[0].label if passages else "policy-travel-2024.md"
+    example = passages[0].label if passages else EXAMPLE_LABEL
     context = format_context(passages) if passages else "(no passages)"
     return [
-        {"role": "system", "content": ANSWER_SYSTEM.format(company=company, example=example)},
+        {"role": "system", "content": ANSWER_SYSTEM.format(company=organisation(company), example=example)},
         {"role": "user", "content": f"Context:\n{context}\n\nQuestion: {question}"},
     ]
 

@@ -17,17 +17,17 @@ decision, search and regeneration is a step of the trace.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .agent import ModelUnavailable, call_model, session_user
+from .agent import session_user
+from .calls import Ledger, ModelUnavailable, complete, open_ledger
 from .errors import CourseError
 from .prompts import REFLECT_SYSTEM, answer_messages, judge_messages
-from .results import Passage, RagResult, Step, Usage, extract_citations
+from .replies import parse_json_reply, read_grade
+from .results import Passage, RagResult, Step, extract_citations
 from .tools import SearchFunction, course_search
 
 if TYPE_CHECKING:
@@ -52,16 +52,6 @@ class Decision:
     reason: str
 
 
-def parse_json_reply(text: str) -> dict[str, Any]:
-    """The first JSON object in a model reply (code fences and prose around it are tolerated); {} if none."""
-    match = re.search(r"\{.*\}", text, re.S)
-    try:
-        value = json.loads(match.group(0)) if match else {}
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 def repeats(query: str, earlier: list[str]) -> bool:
     """Whether ``query`` asks what an earlier query asked: the same search terms, in any order or form.
 
@@ -75,12 +65,12 @@ def repeats(query: str, earlier: list[str]) -> bool:
 
 
 class _Loop:
-    """The state of one reflective run: the passages gathered, the queries tried, usage and trace."""
+    """The state of one reflective run: the passages gathered, the queries tried; usage and trace are its ledger's."""
 
-    def __init__(self, question: str, client: Any, model: str, company: str) -> None:
-        self.question, self.client, self.model, self.company = question, client, model, company
-        self.usage = Usage()
-        self.trace: list[Step] = []
+    def __init__(self, question: str, ledger: Ledger, company: str | None) -> None:
+        self.question, self.ledger, self.company = question, ledger, company
+        self.usage = ledger.usage
+        self.trace = ledger.trace
         self.passages: list[Passage] = []
         self.queries = [question]
 
@@ -98,14 +88,8 @@ class _Loop:
     def judge(self, answer: str, iteration: int) -> dict[str, Judgement]:
         judgements = {}
         for kind in JUDGES:
-            call = call_model(self.client, self.model, judge_messages(kind, self.question, answer, self.passages),
-                              self.usage)
-            reply = parse_json_reply(call.message.content or "")
-            try:
-                score = min(5, max(1, int(float(reply["score"]))))
-                reason = str(reply.get("reason", ""))
-            except (KeyError, TypeError, ValueError):
-                score, reason = 1, f"unreadable judge reply: {(call.message.content or '')[:80]!r}"
+            call = complete("judge", judge_messages(kind, self.question, answer, self.passages), json_mode=True)
+            score, reason = read_grade(call.message.content or "")
             judgements[kind] = Judgement(kind, score, reason)
             self.trace.append(Step(kind="judge", tool=kind, args={"iteration": iteration, "score": score},
                                    result=f"{score}/5 — {reason}", tokens=call.tokens, seconds=call.seconds,
@@ -120,8 +104,8 @@ class _Loop:
         earlier = "\n".join(f"- {q}" for q in self.queries)
         user = (f"Question: {self.question}\n\nAnswer: {answer}\n\nGrades:\n{grades}\n\n"
                 f"Passages used:\n{sources}\n\nEarlier queries:\n{earlier}")
-        call = call_model(self.client, self.model, [{"role": "system", "content": system},
-                                                    {"role": "user", "content": user}], self.usage)
+        call = complete("reflect", [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                        json_mode=True)
         reply = parse_json_reply(call.message.content or "")
         action = str(reply.get("action", "")).strip()
         query = str(reply.get("query", "") or "").strip()
@@ -135,15 +119,14 @@ class _Loop:
         return decision
 
     def generate(self, iteration: int) -> str:
-        call = call_model(self.client, self.model, answer_messages(self.question, self.passages, self.company),
-                          self.usage)
-        answer = (call.message.content or "").strip()
+        call = complete("answer", answer_messages(self.question, self.passages, self.company))
+        answer = call.text
         self.trace.append(Step(kind="answer", args={"iteration": iteration}, result=answer, tokens=call.tokens,
                                seconds=call.seconds, messages=call.sent))
         return answer
 
     def note(self, text: str) -> None:
-        self.trace.append(Step(kind="note", result=text))
+        self.ledger.note(text)
 
 
 def reflective_rag(question: str, user_id: str | None = None, *, max_iterations: int = 3, client: Any = None,
@@ -157,25 +140,25 @@ def reflective_rag(question: str, user_id: str | None = None, *, max_iterations:
     """
     if max_iterations < 0:
         raise CourseError(f"max_iterations must be 0 or more, not {max_iterations}.")
-    from .corpus import course
-    from .llm import chat_model, get_client
+    from .index import organisation_name
+    from .llm import chat_model
 
     started = time.perf_counter()
     user = session_user(user_id)
-    client = client or get_client()
     if single_shot is None:
         from .pipeline import simple_rag as single_shot
-    first = single_shot(question, user, client=client)
-    run = _Loop(question, client, chat_model(), course().company)
-    run.usage.merge(first.usage)
-    run.trace.extend(first.trace)
-    run.add_passages([p for step in first.trace for p in step.passages])
-    answer = first.answer
-    try:
-        answer = _improve(run, answer, user, max_iterations, search or course_search, web)
-    except ModelUnavailable as exc:
-        run.note(f"stopped: the model could not be called ({exc}); keeping the last answer")
-    return RagResult(question, user, "reflective", run.model, answer, extract_citations(answer, run.passages),
+    with open_ledger(client) as ledger:
+        first = single_shot(question, user, client=ledger.client)
+        run = _Loop(question, ledger, organisation_name())
+        run.usage.merge(first.usage)
+        run.trace.extend(first.trace)
+        run.add_passages([p for step in first.trace for p in step.passages])
+        answer = first.answer
+        try:
+            answer = _improve(run, answer, user, max_iterations, search or course_search, web)
+        except ModelUnavailable as exc:
+            run.note(f"stopped: the model could not be called ({exc}); keeping the last answer")
+    return RagResult(question, user, "reflective", chat_model(), answer, extract_citations(answer, run.passages),
                      run.usage, run.trace, time.perf_counter() - started)
 
 

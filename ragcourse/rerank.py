@@ -132,14 +132,14 @@ class LLMReranker:
     def rerank(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         if not hits:
             return []
-        from .llm import chat_model, get_client
+        from .calls import complete, record_step
 
         passages = "\n\n".join(f"[{i}] {h.chunk.context}\n{h.chunk.text}" for i, h in enumerate(hits, start=1))
-        response = (self.client or get_client()).chat.completions.create(
-            model=chat_model(), temperature=0, messages=[
-                {"role": "system", "content": RERANK_SYSTEM},
-                {"role": "user", "content": f"Query: {query}\n\nPassages:\n{passages}"}])
-        named = [int(n) - 1 for n in re.findall(r"\d+", response.choices[0].message.content or "")]
+        call = complete("rerank", [{"role": "system", "content": RERANK_SYSTEM},
+                                   {"role": "user", "content": f"Query: {query}\n\nPassages:\n{passages}"}],
+                        client=self.client, temperature=0)
+        record_step(call)
+        named = [int(n) - 1 for n in re.findall(r"\d+", call.message.content or "")]
         order = list(dict.fromkeys(i for i in named if 0 <= i < len(hits)))
         order += [i for i in range(len(hits)) if i not in order]
         scores = [0.0] * len(hits)

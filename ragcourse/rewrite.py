@@ -35,10 +35,11 @@ def rewrite_query(question: str, *, client: Any = None, history: Sequence[dict[s
                   n: int = MAX_QUERIES, today: dt.date | None = None) -> tuple[list[str], Usage]:
     """Up to ``n`` search queries for ``question`` (the conversation ``history`` resolves references).
 
-    Returns the queries and the LLM usage of the call; the caller keeps the original
-    question as a query of its own, so an empty or poor rewrite loses nothing.
+    Returns the queries and the LLM usage of the call (also counted in the open ledger, with a
+    trace step); the caller keeps the original question as a query of its own, so an empty or
+    poor rewrite loses nothing.
     """
-    from .llm import chat_model, get_client
+    from .calls import complete, record_step
 
     if today is None:
         from .corpus import course
@@ -48,8 +49,7 @@ def rewrite_query(question: str, *, client: Any = None, history: Sequence[dict[s
     user = f"Conversation:\n{conversation}\n\nQuestion: {question}" if conversation else question
     messages = [{"role": "system", "content": REWRITE_SYSTEM.format(today=today.isoformat(), n=n)},
                 {"role": "user", "content": user}]
-    response = (client or get_client()).chat.completions.create(model=chat_model(), messages=messages,
-                                                                temperature=0)
-    usage = Usage()
-    usage.add(response.usage)
-    return parse_queries(response.choices[0].message.content or "", n), usage
+    call = complete("rewrite", messages, client=client, temperature=0)
+    queries = parse_queries(call.message.content or "", n)
+    record_step(call, " | ".join(queries) or "(no queries)")
+    return queries, call.usage

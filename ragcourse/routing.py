@@ -73,16 +73,13 @@ def route_by_rules(question: str) -> Route:
 
 def route_by_llm(question: str, client: Any = None) -> Route:
     """Ask the model to classify the question; an unclear reply falls back to the rules."""
-    from .llm import chat_model, friendly_errors, get_client
+    from .calls import complete
     from .prompts import ROUTER_SYSTEM
 
-    usage = Usage()
-    with friendly_errors():
-        response = (client or get_client()).chat.completions.create(
-            model=chat_model(), messages=[{"role": "system", "content": ROUTER_SYSTEM},
-                                          {"role": "user", "content": question}])
-    usage.add(response.usage)
-    reply = (response.choices[0].message.content or "").strip().lower()
+    call = complete("router", [{"role": "system", "content": ROUTER_SYSTEM}, {"role": "user", "content": question}],
+                    client=client)
+    usage = call.usage
+    reply = (call.message.content or "").strip().lower()
     found = [r for r in ROUTES if r in reply]
     if len(found) == 1:
         return Route(found[0], f"the model said {reply[:40]!r}", usage)
@@ -98,13 +95,15 @@ def route_question(question: str, *, use_llm: bool = False, client: Any = None) 
 def rag(question: str, user_id: str | None = None, *, use_llm: bool = False, client: Any = None) -> RagResult:
     """Route, then answer with ``simple_rag`` or ``agentic_rag``; the trace starts with the routing decision."""
     from .agent import agentic_rag
+    from .calls import open_ledger
     from .pipeline import simple_rag
 
     tick = time.perf_counter()
-    decision = route_by_llm(question, client) if use_llm else route_by_rules(question)
-    seconds = time.perf_counter() - tick
-    answer = simple_rag if decision.route == "simple" else agentic_rag
-    result = answer(question, user_id, client=client)
+    with open_ledger(client) as ledger:  # the router's call is counted below, with the answer's calls
+        decision = route_by_llm(question) if use_llm else route_by_rules(question)
+        seconds = time.perf_counter() - tick
+        answer = simple_rag if decision.route == "simple" else agentic_rag
+        result = answer(question, user_id, client=ledger.client)
     result.trace.insert(0, Step(kind="note", tool="router", args={"route": decision.route},
                                 result=f"routed to {decision.route}: {decision.reason}",
                                 tokens=decision.usage.total_tokens, seconds=seconds))

@@ -51,8 +51,8 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "search_knowledge_base",
         "Search the company's internal documents that the current user may read: financial reports, budgets, "
         "sales reports, policies, contracts, minutes. Use it for every fact about the company. Ask for ONE "
-        "specific fact per call and name the period and the metric, e.g. 'Q3 2024 gross margin' or 'reasons "
-        "for the Q3 2024 gross margin increase' — not 'financial data'. Returns passages with labels to cite.",
+        "specific fact per call and name the period and the subject, e.g. 'annual leave days for part-time "
+        "staff' or 'reasons for the 2023 change to the leave policy' — not 'HR information'. Returns passages with labels to cite.",
         {"query": {"type": "string", "description": "A specific search query for one fact."}},
         ("query",),
     ),
@@ -60,8 +60,8 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "calculate",
         "Evaluate an arithmetic expression exactly. Use it for every subtraction, sum, ratio or percentage "
         "instead of doing arithmetic yourself. Numbers, + - * / ( ), ** and percentages ('12%', '12% of 50'); "
-        "no variables or units. Example: '45.2 - 42.1'.",
-        {"expression": {"type": "string", "description": "The arithmetic expression, e.g. '45.2 - 42.1'."}},
+        "no variables or units. Example: '120 - 95.5'.",
+        {"expression": {"type": "string", "description": "The arithmetic expression, e.g. '12.5 * 4'."}},
         ("expression",),
     ),
     _function(
@@ -71,9 +71,9 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "delivery date. Use it for questions about orders, deliveries and shipments. Only the customers the "
         "current user may see are searched.",
         {
-            "customer": {"type": "string", "description": "Customer name or id, e.g. 'Halvorsen Marine' or "
-                         "'C-1001'; leave empty for all customers you can see."},
-            "order_id": {"type": "string", "description": "An order id such as 'ORD-24871', if known."},
+            "customer": {"type": "string", "description": "Customer name or id, e.g. 'Acme Bakery' or "
+                         "'C-0042'; leave empty for all customers you can see."},
+            "order_id": {"type": "string", "description": "An order id such as 'ORD-00123', if known."},
             "placed_after": {"type": "string", "description": "Earliest order date, inclusive: YYYY-MM-DD or a "
                              "phrase such as 'last week' or 'this month'."},
             "placed_before": {"type": "string", "description": "Latest order date, inclusive: YYYY-MM-DD or a "
@@ -86,8 +86,9 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
     _function(
         "web_search",
         "Search public web pages: news, market reports, competitors' announcements, regulators. Use it only for "
-        "public information that internal documents cannot hold, e.g. 'Veltrix VX-9 launch price'. Never put "
-        "confidential internal figures into the query.",
+        "public information that internal documents cannot hold, e.g. 'average price of an industrial "
+        "oven 2024'. The query leaves the company: write it from the question's public terms only — never "
+        "customer names, order details or figures from internal documents.",
         {"query": {"type": "string", "description": "A specific query about public information."}},
         ("query",),
     ),

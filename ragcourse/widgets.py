@@ -19,7 +19,8 @@ from .results import RagResult, Step
 NEXT_LABEL = "Next ▶"
 BACK_LABEL = "◀ Back"
 KIND_LABELS = {"llm": "model decision: call tools", "tool": "tool call", "answer": "answer", "note": "note",
-               "retrieve": "retrieval", "judge": "judge", "reflect": "reflection"}
+               "retrieve": "retrieval", "judge": "judge", "reflect": "reflection",
+               "model": "model call"}
 _MAX_TEXT = 2000
 _STYLE = ("<style>.rc-step{border:1px solid #ccc;border-radius:6px;padding:8px;margin:6px 0;font-size:13px}"
           ".rc-step pre{white-space:pre-wrap;margin:4px 0;background:#f7f7f7;padding:4px}"

@@ -15,11 +15,11 @@ from ragcourse.evaluation import (
     is_refusal,
     mrr_at_k,
     ndcg_at_k,
-    parse_score,
     recall_at_k,
     score_answer,
     unique_docs,
 )
+from ragcourse.replies import read_grade
 from ragcourse.results import Citation, RagResult
 
 
@@ -70,10 +70,15 @@ def test_refusal_questions_need_a_refusal_and_no_leak() -> None:
     assert not score_answer(q, result("I cannot find it, but it might be 4.8%.")).correct
 
 
-@pytest.mark.parametrize(("reply", "score"), [('{"score": 4, "reason": "ok"}', 4), ('```json\n{"score": 9}\n```', 5),
-                                               ("Score: 2", 2), ("no idea", 1)])
-def test_judge_replies_are_parsed_leniently(reply: str, score: int) -> None:
-    assert parse_score(reply) == score
+@pytest.mark.parametrize(("reply", "score"), [
+    ('{"score": 4, "reason": "ok"}', 4), ('```json\n{"score": 9}\n```', 5), ("Score: 2", 2),
+    ('Here you go: {"score": 3, "reason": "thin"} Hope this helps {x}', 3),
+    ("I would rate the answer 4/5: it names both figures but not the cause.", 4),
+    ("Relevance: 5 out of 5.", 5), ("The bakery's answer is fine, a 3.", 3), ("no idea", 1),
+    ("Between 2 and 4, I think.", 1)])
+def test_judge_replies_are_read_by_one_tolerant_parser(reply: str, score: int) -> None:
+    assert read_grade(reply)[0] == score
+    assert read_grade("no grade here")[1].startswith("unreadable judge reply")
 
 
 def test_regression_view_lists_exactly_the_changed_questions() -> None:

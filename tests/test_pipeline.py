@@ -12,7 +12,8 @@ def test_simple_rag_answers_with_a_citation_and_a_trace() -> None:
     result = simple_rag("What is the company's address?", "emp_alice")
     assert "1200 Meridian Avenue" in result.answer
     assert result.citations and result.citations[0].doc_id in result.retrieved_doc_ids
-    assert [s.kind for s in result.trace] == ["retrieve", "answer"]
+    assert [s.kind for s in result.trace] == ["model", "retrieve", "answer"]  # the rewrite is a model call too
+    assert sum(s.tokens for s in result.trace) == result.usage.total_tokens and result.usage.llm_calls == 2
     assert result.usage.llm_calls >= 1 and result.usage.total_tokens > 0
     assert result.as_dict()["usage"]["total_tokens"] == result.usage.total_tokens
 

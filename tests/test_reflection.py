@@ -9,7 +9,8 @@ import httpx
 import openai
 from test_agent import ScriptedModel, reply
 
-from ragcourse.reflection import parse_json_reply, reflective_rag, repeats
+from ragcourse.reflection import reflective_rag, repeats
+from ragcourse.replies import parse_json_reply
 from ragcourse.results import Passage, RagResult, Step, Usage
 
 QUESTION = "Who ensures the compliance of the plan with state regulations?"
