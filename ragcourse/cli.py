@@ -117,6 +117,16 @@ def cmd_ingest(args: argparse.Namespace) -> None:
           f"{len(report['kept'])} kept from earlier runs")
 
 
+def cmd_student(args: argparse.Namespace) -> None:
+    from .student import write_learner_edition
+
+    written = write_learner_edition(args.folder)
+    if args.json:
+        _print_json([str(p) for p in written])
+        return
+    print(f"learner edition: {len(written)} notebooks without solutions or outputs in {args.folder}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragcourse", description="From RAG to Agentic RAG, on the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -145,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--kb", required=True, help="folder of the knowledge base to create or update")
     ingest.add_argument("--groups", default="all_staff", help="comma-separated groups allowed to read these documents")
+    student = command("student", cmd_student, "Write the learner edition of the notebooks (no solutions, no outputs).")
+    student.add_argument("folder", help="folder to write the six notebooks into")
     return parser
 
 

@@ -4,13 +4,16 @@ Each view is an ipywidgets widget in a live notebook *and* static HTML in the sa
 (``text/html`` next to the widget's own MIME type): JupyterLab shows the widget, while GitHub
 and nbviewer, which cannot run widgets, show the HTML. ``trace_text`` is the terminal version
 the CLI prints. All text from documents and models is HTML-escaped — a document that
-contains markup (or an injection attempt) is shown, never rendered.
+contains markup (or an injection attempt) is shown, never rendered — and kept away from
+JupyterLab's maths typesetting, which would otherwise read the text between two "$" of an
+amount ("$21.7M … $3.9M") as LaTeX.
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -22,10 +25,43 @@ KIND_LABELS = {"llm": "model decision: call tools", "tool": "tool call", "answer
                "retrieve": "retrieval", "judge": "judge", "reflect": "reflection",
                "model": "model call"}
 _MAX_TEXT = 2000
+#: MathJax (JupyterLab's typesetter) skips elements with these classes (MathJax 2 and 3 names).
+_NO_MATHS = "tex2jax_ignore mathjax_ignore"
 _STYLE = ("<style>.rc-step{border:1px solid #ccc;border-radius:6px;padding:8px;margin:6px 0;font-size:13px}"
           ".rc-step pre{white-space:pre-wrap;margin:4px 0;background:#f7f7f7;padding:4px}"
           ".rc-head{font-weight:bold}.rc-meta{color:#666}.rc-cmp td,.rc-cmp th{vertical-align:top;"
-          "text-align:left;padding:4px 8px;border-bottom:1px solid #ddd}</style>")
+          "text-align:left;padding:4px 8px;border-bottom:1px solid #ddd;overflow-wrap:anywhere}"
+          ".rc-cmp{table-layout:fixed;width:100%;max-width:100%}.rc-cmp th:first-child{width:7em}</style>")
+
+
+def _html(text: str) -> str:
+    """Text as HTML: markup escaped, and "$" as an entity so that no typesetter sees a maths delimiter."""
+    return escape(text).replace("$", "&#36;")
+
+
+def _static(html: str) -> str:
+    """A block of course HTML that the maths typesetter leaves alone."""
+    return f"<div class='{_NO_MATHS}'>{_STYLE}{html}</div>"
+
+
+def readable_args(args: dict[str, Any]) -> dict[str, Any]:
+    """A step's arguments with tool-call ``arguments`` (a JSON string on the wire) decoded, so they show once."""
+
+    def decode(value: Any) -> Any:
+        if isinstance(value, list):
+            return [decode(v) for v in value]
+        if isinstance(value, dict):
+            return {k: _json_or_text(v) if k == "arguments" else decode(v) for k, v in value.items()}
+        return value
+
+    return decode(args)
+
+
+def _json_or_text(value: Any) -> Any:
+    try:
+        return json.loads(value) if isinstance(value, str) else value
+    except json.JSONDecodeError:
+        return value
 
 
 def _clip(text: str, limit: int = _MAX_TEXT) -> str:
@@ -44,20 +80,20 @@ def tokens_so_far(trace: list[Step]) -> list[int]:
 def step_html(step: Step, number: int, count: int, tokens_total: int) -> str:
     """One step as an HTML card: decision, tool and arguments, result, retrieved chunks, tokens."""
     parts = [f"<div class='rc-step'><div class='rc-head'>Step {number} of {count} — "
-             f"{escape(KIND_LABELS.get(step.kind, step.kind))}{f': {escape(step.tool)}' if step.tool else ''}</div>",
+             f"{_html(KIND_LABELS.get(step.kind, step.kind))}{f': {_html(step.tool)}' if step.tool else ''}</div>",
              f"<div class='rc-meta'>tokens this step: {step.tokens} · tokens so far: {tokens_total} · "
              f"{step.seconds:.2f} s</div>"]
     if step.args:
-        parts.append(f"<div>arguments:</div><pre>{escape(json.dumps(step.args, ensure_ascii=False, default=str))}"
+        parts.append(f"<div>arguments:</div><pre>{_html(json.dumps(readable_args(step.args), ensure_ascii=False, default=str))}"
                      "</pre>")
     if step.result:
-        parts.append(f"<div>result:</div><pre>{escape(_clip(step.result))}</pre>")
+        parts.append(f"<div>result:</div><pre>{_html(_clip(step.result))}</pre>")
     if step.passages:
-        rows = "".join(f"<li><b>[{escape(p.label)}]</b> {escape(p.title)} <span class='rc-meta'>score "
-                       f"{p.score:.3f}</span><br>{escape(_clip(p.text, 240))}</li>" for p in step.passages)
+        rows = "".join(f"<li><b>[{_html(p.label)}]</b> {_html(p.title)} <span class='rc-meta'>score "
+                       f"{p.score:.3f}</span><br>{_html(_clip(p.text, 240))}</li>" for p in step.passages)
         parts.append(f"<div>retrieved chunks ({len(step.passages)}):</div><ol>{rows}</ol>")
     if step.messages:
-        sent = "".join(f"<pre><b>{escape(str(m.get('role')))}</b>: {escape(_clip(str(m.get('content') or ''), 600))}"
+        sent = "".join(f"<pre><b>{_html(str(m.get('role')))}</b>: {_html(_clip(str(m.get('content') or ''), 600))}"
                        "</pre>" for m in step.messages)
         parts.append(f"<details><summary>{len(step.messages)} messages sent</summary>{sent}</details>")
     return "".join(parts) + "</div>"
@@ -123,7 +159,7 @@ class TraceStepper(_WidgetWithHtml):
         self.index = max(0, min(index, len(self.steps) - 1))
         if self._widget is not None:
             self._slider.value = self.index + 1
-            self._pane.value = _STYLE + self.step_html(self.index)
+            self._pane.value = _static(self.step_html(self.index))
             self._back.disabled = self.index == 0
             self._next.disabled = self.index >= len(self.steps) - 1
 
@@ -151,10 +187,10 @@ class TraceStepper(_WidgetWithHtml):
 
     def to_html(self) -> str:
         """Every step, in order: the static version of the stepper."""
-        head = (f"<div class='rc-head'>{escape(self.result.mode)} run · {len(self.steps)} steps · "
+        head = (f"<div class='rc-head'>{_html(self.result.mode)} run · {len(self.steps)} steps · "
                 f"{self.result.usage.total_tokens} tokens</div>")
         cards = [self.step_html(i) for i in range(len(self.steps))] or [self.step_html(0)]
-        return _STYLE + head + "".join(cards)
+        return _static(head + "".join(cards))
 
 
 class AnswerComparison(_WidgetWithHtml):
@@ -168,17 +204,17 @@ class AnswerComparison(_WidgetWithHtml):
     def to_html(self) -> str:
         names = list(self.results)
         rows = {
-            "answer": [escape(r.answer).replace("\n", "<br>") for r in self.results.values()],
-            "citations": [escape(", ".join(c.source for c in r.citations) or "none") for r in self.results.values()],
+            "answer": [_html(r.answer).replace("\n", "<br>") for r in self.results.values()],
+            "citations": [_html(", ".join(c.source for c in r.citations) or "none") for r in self.results.values()],
             "steps": [str(len(r.trace)) for r in self.results.values()],
             "LLM calls": [str(r.usage.llm_calls) for r in self.results.values()],
             "tokens": [str(r.usage.total_tokens) for r in self.results.values()],
             "latency": [f"{r.seconds:.2f} s" for r in self.results.values()],
         }
-        head = "".join(f"<th>{escape(n)}</th>" for n in names)
-        body = "".join(f"<tr><th>{escape(label)}</th>{''.join(f'<td>{v}</td>' for v in values)}</tr>"
+        head = "".join(f"<th>{_html(n)}</th>" for n in names)
+        body = "".join(f"<tr><th>{_html(label)}</th>{''.join(f'<td>{v}</td>' for v in values)}</tr>"
                        for label, values in rows.items())
-        return f"{_STYLE}<table class='rc-cmp'><tr><th></th>{head}</tr>{body}</table>"
+        return _static(f"<table class='rc-cmp'><tr><th></th>{head}</tr>{body}</table>")
 
     def _build(self) -> Any:
         import ipywidgets as w
@@ -193,3 +229,55 @@ class AnswerComparison(_WidgetWithHtml):
 def compare_answers(results: dict[str, RagResult]) -> AnswerComparison:
     """Compare e.g. ``{"single-shot": r1, "agentic": r2, "reflective": r3}``: answer, citations, steps, tokens, latency."""
     return AnswerComparison(results)
+
+
+class AskBox(_WidgetWithHtml):
+    """A question box (and optionally a user chooser) that shows ``answer(question, user)``.
+
+    While the answer is computed the output says "working…" and the button is disabled, so a
+    slow model never looks like a dead button. The static HTML shows the first question's answer,
+    so a copy of the notebook that cannot run widgets still shows what the box does.
+    """
+
+    def __init__(self, answer: Callable[[str, str], str], question: str, user: str,
+                 users: list[str] | None = None) -> None:
+        self.answer, self.question, self.user, self.users = answer, question, user, users
+        self.first = answer(question, user)
+
+    def to_html(self) -> str:
+        who = f" · user {_html(self.user)}" if self.users else ""
+        return _static(f"<div class='rc-step'><div class='rc-head'>{_html(self.question)}{who}</div>"
+                       f"<pre>{_html(self.first)}</pre></div>")
+
+    def ask(self, question: str, user: str) -> str:
+        """Answer in the live widget: "working…" first, then the answer (or the error's one line)."""
+        self._pane.value = _static("<div class='rc-meta'>working…</div>")
+        self._button.disabled = True
+        try:
+            text = self.answer(question, user)
+        except Exception as exc:  # noqa: BLE001 - a learner's question must never leave the box stuck
+            text = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._button.disabled = False
+        self._pane.value = _static(f"<pre>{_html(text)}</pre>")
+        return text
+
+    def _build(self) -> Any:
+        import ipywidgets as w
+
+        self._text = w.Text(value=self.question, description="question", layout=w.Layout(width="60%"))
+        self._button = w.Button(description="Ask", button_style="primary")
+        self._pane = w.HTML(_static(f"<pre>{_html(self.first)}</pre>"))
+        controls: list[Any] = [self._text, self._button]
+        chooser = None
+        if self.users:
+            chooser = w.Dropdown(options=self.users, value=self.user, description="user")
+            controls.insert(0, chooser)
+
+        def run(_: Any = None) -> None:
+            self.ask(self._text.value, chooser.value if chooser else self.user)
+
+        self._button.on_click(run)
+        if chooser:
+            chooser.observe(run, names="value")
+        return w.VBox([w.HBox(controls), self._pane])
