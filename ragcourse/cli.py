@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from .errors import CourseError
 
@@ -89,7 +90,15 @@ def cmd_ask(args: argparse.Namespace) -> None:
 def cmd_eval(args: argparse.Namespace) -> None:
     from .report import evaluation_report
 
-    report = evaluation_report(modes=args.mode, limit=args.limit, progress=not args.json)
+    questions = None
+    if args.questions:
+        from .corpus import load_questions
+
+        path = Path(args.questions)
+        if not path.is_file():
+            raise CourseError(f"{path}: no such questions file; give a JSONL file in the schema of data/eval/questions.jsonl.")
+        questions = load_questions(path)
+    report = evaluation_report(modes=args.mode, limit=args.limit, progress=not args.json, questions=questions)
     if args.json:
         _print_json(report)
         return
@@ -149,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev = command("eval", cmd_eval, "Run the evaluation set and print the metrics.", kb=True)
     ev.add_argument("--mode", nargs="+", choices=("simple", "agentic", "reflect"), default=["simple", "agentic"])
     ev.add_argument("--limit", type=int, help="only the first N questions")
+    ev.add_argument("--questions", help="score this JSONL question file (same schema) instead of the course's set")
     bench = command("bench", cmd_bench, "Measure every performance figure of the README.")
     bench.add_argument("--quick", action="store_true", help="skip the slow figures (course execution, SciFact)")
     ingest = command("ingest", cmd_ingest, "Add your own documents (PDF, Markdown, text, HTML) to a knowledge base.")

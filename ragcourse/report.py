@@ -95,21 +95,49 @@ def router_accuracy(questions: Sequence[Question] | None = None) -> dict[str, fl
     }
 
 
+def _shares(frame: pd.DataFrame) -> dict[str, float]:
+    """Share correct per answering mode."""
+    return frame.groupby("pipeline")["correct"].mean().round(3).to_dict()
+
+
+def split_table(answers: pd.DataFrame) -> pd.DataFrame:
+    """Share correct per question type (plus composite and all) × mode × split, dev and test side by side."""
+    composite = answers[answers["type"].isin(COMPOSITE_TYPES)].assign(type="(composite)")
+    everything = answers.assign(type="(all)")
+    frame = pd.concat([answers, composite, everything], ignore_index=True)
+    table = frame.pivot_table(index="type", columns=["pipeline", "split"], values="correct", aggfunc="mean")
+    return table.round(3)
+
+
 def evaluation_report(modes: Sequence[str] = ("simple", "agentic"), limit: int | None = None,
-                      progress: bool = False) -> dict:
-    """Everything ``python -m ragcourse eval`` prints, as plain data."""
+                      progress: bool = False, questions: Sequence[Question] | None = None) -> dict:
+    """Everything ``python -m ragcourse eval`` prints, as plain data, per split and over all questions.
+
+    ``questions`` replaces the course's set (e.g. a fresh set read with ``corpus.load_questions``) so every set is
+    scored through the same code path.
+    """
     from .index import get_kb
 
-    questions = list(course().questions)[:limit] if limit else list(course().questions)
+    questions = list(questions or course().questions)[:limit] if limit else list(questions or course().questions)
     retrieval = retrieval_summary(retrieval_table(get_kb(), questions))
+    split_of = {q.id: q.split for q in questions}
     answers = answer_table(modes, questions, progress)
+    answers["split"] = answers["id"].map(split_of)
     composite = answers[answers["type"].isin(COMPOSITE_TYPES)]
+    splits = list(dict.fromkeys(q.split for q in questions))
     return {
         "questions": len(questions),
+        "questions per split": {s: sum(q.split == s for q in questions) for s in splits},
         "retrieval": retrieval.reset_index().to_dict(orient="records"),
-        "accuracy": answers.groupby("pipeline")["correct"].mean().round(3).to_dict(),
-        "accuracy (composite)": composite.groupby("pipeline")["correct"].mean().round(3).to_dict(),
+        "accuracy": _shares(answers),
+        "accuracy (composite)": _shares(composite),
+        "accuracy by split": {s: _shares(answers[answers["split"] == s]) for s in splits},
+        "accuracy (composite) by split": {s: _shares(composite[composite["split"] == s]) for s in splits},
+        "correct (composite) by split": {s: composite[composite["split"] == s].groupby("pipeline")["correct"]
+                                         .agg(lambda c: f"{int(c.sum())}/{len(c)}").to_dict() for s in splits},
         "accuracy per type": by_type(answers, "correct").reset_index().to_dict(orient="records"),
+        "accuracy per type and split": [
+            {"type": t, **{f"{m} {s}": v for (m, s), v in row.items()}} for t, row in split_table(answers).iterrows()],
         "leaks": int(answers["violations"].sum()),
         "mean llm calls": answers.groupby("pipeline")["llm_calls"].mean().round(2).to_dict(),
         "mean tokens": answers.groupby("pipeline")["tokens"].mean().round(0).to_dict(),
@@ -118,11 +146,14 @@ def evaluation_report(modes: Sequence[str] = ("simple", "agentic"), limit: int |
 
 
 def print_report(report: dict) -> None:
-    """The report as readable tables on a terminal."""
-    print(f"{report['questions']} questions\n\nRetrieval (documents, mean over questions with gold documents):")
+    """The report as readable tables on a terminal: dev and test side by side, then the totals."""
+    print(f"{report['questions']} questions (" + ", ".join(f"{s} {n}" for s, n in report["questions per split"].items())
+          + ")\n\nRetrieval (documents, mean over questions with gold documents):")
     print(pd.DataFrame(report["retrieval"]).set_index("pipeline").to_string())
-    print("\nAnswers: share correct (all must_include present, nothing restricted)")
-    print(pd.DataFrame(report["accuracy per type"]).set_index("type").to_string())
+    print("\nAnswers: share correct (all must_include present, nothing restricted), per type and split")
+    print(pd.DataFrame(report["accuracy per type and split"]).set_index("type").to_string(na_rep="-"))
+    print("\ncomposite correct by split: " + "; ".join(
+        f"{s}: " + ", ".join(f"{m} {v}" for m, v in row.items()) for s, row in report["correct (composite) by split"].items()))
     for key in ("accuracy", "accuracy (composite)", "mean llm calls", "mean tokens", "router"):
         print(f"\n{key}: " + ", ".join(f"{k} {v}" for k, v in report[key].items()))
     print(f"\nleaks (must_not_include items in any output): {report['leaks']}")

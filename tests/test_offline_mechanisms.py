@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from ragcourse.offline.answering import select, sentences_of
+from ragcourse.offline.lexicon import correct
 from ragcourse.offline.messages import Block
 from ragcourse.offline.observations import find_quantity
 from ragcourse.offline.planning import decide
@@ -206,3 +207,89 @@ def test_a_single_shot_answer_takes_each_side_and_the_reasons_from_the_passages(
                     "The main reason for the Q3 2023 operating margin increase was lower battery cell prices.")]
     text = answer("Compare the Q2 and Q3 2023 operating margins: what changed, and why?", blocks)
     assert "11.4%" in text and "14.9%" in text and "battery cell prices" in text
+
+
+# -- question analysis: forms, operations and the printable form ------------------------------------------------------
+CALCULATOR = {"type": "function", "function": {
+    "name": "compute", "description": "Evaluate an arithmetic expression.",
+    "parameters": {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}}}
+
+
+def test_misspelt_grammar_words_are_corrected_and_names_are_left_alone():
+    assert correct("the budgetted flour cost at Brindle Bakery") == "the budgeted flour cost at Brindle Bakery"
+    assert correct("the avrage class size") == "the average class size"
+    assert correct("Kessler Freight shipped pallets") == "Kessler Freight shipped pallets"
+
+
+def test_a_or_b_which_sold_more_and_by_how_much_has_two_named_sides():
+    question = analyse("Which bakery sold more croissants, Pell Street or Harbor Lane, and by how much?")
+    assert question.sides == ("Pell Street", "Harbor Lane")
+    assert question.operation == "difference"
+    assert "croissant" in question.subject
+
+
+def test_a_vs_b_dash_which_one_in_lower_case_stops_the_side_at_the_dash():
+    question = analyse("north depot vs south depot - which one has more forklifts?")
+    assert question.sides == ("north depot", "south depot")
+    assert question.subject == "forklift"
+
+
+def test_three_alternatives_after_a_colon_and_the_largest_is_asked():
+    question = analyse("Which ferry carried the most cars in 2023: the Osprey, the Tern or the Gannet?")
+    assert question.sides == ("Osprey", "Tern", "Gannet")
+    assert question.operation == "max"
+
+
+def test_the_second_and_the_third_quarter_are_two_quarters():
+    question = analyse("What were the school's canteen sales in the second and the third quarter of 2022?")
+    assert question.sides == ("Q2 2022", "Q3 2022")
+
+
+def test_operations_are_read_from_the_grammar():
+    cases = {"What was the average class size in Q1, Q2 and Q3 2022?": "average",
+             "What share of the 2022 total did the Q4 2022 tuition fees make up?": "share",
+             "By how many percentage points did the pass rate change from 2021 to 2022?": "percentage-point change",
+             "By what percent did pallet volume grow from 2021 to 2022?": "percent change",
+             "What were the combined ferry fares for May and June 2022?": "sum"}
+    assert {text: analyse(text).operation for text in cases} == cases
+
+
+def test_the_printable_analysis_names_sides_measure_operation_and_searches():
+    shown = str(analyse("What was the average class size in Q1, Q2 and Q3 2022?"))
+    for expected in ("sides: Q1 2022 | Q2 2022 | Q3 2022", "measure: class size", "operation: average",
+                     "searches: Q1 2022 class size"):
+        assert expected in shown
+
+
+def _calculation_after_searches(question: str, passages: dict[str, str]) -> str:
+    """The calculator expression the policy asks for once each side's search returned its passage."""
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    observed = [(name, args, passages[args["query"]]) for name, args in first]
+    second = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    return next(args["expression"] for name, args in second if name == "compute")
+
+
+def test_an_average_over_three_periods_goes_through_the_calculator():
+    question = "What was the average class size in Q1, Q2 and Q3 2022?"
+    passages = {f"Q{n} 2022 class size": f"[S{n}] Term report Q{n} 2022\nIn Q{n} 2022 the class size was {size} pupils."
+                for n, size in ((1, 24), (2, 27), (3, 30))}
+    assert _calculation_after_searches(question, passages) == "(24 + 27 + 30) / 3"
+
+
+def test_the_largest_of_three_named_sides_is_compared_with_the_runner_up():
+    question = "Which ferry carried the most cars in 2023: the Osprey, the Tern or the Gannet?"
+    sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}
+    passages = {f"{name} car": f"[F{i}] Fleet log 2023\nIn 2023 the {name} carried {n} cars."
+                for i, (name, n) in enumerate(sizes.items())}
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    passages = {args["query"]: passages[next(k for k in passages if k.split()[0] in args["query"])]
+                for _, args in first}
+    assert _calculation_after_searches(question, passages) == "1450 - 1200"
+
+
+def test_a_share_divides_the_part_by_the_whole():
+    question = "What share of the 2022 total did the Q4 2022 tuition fees make up?"
+    analysed = analyse(question)
+    texts = {"2022": "In 2022 the tuition fees came to $400,000.", "Q4 2022": "In Q4 2022 the tuition fees were $90,000."}
+    passages = {q: f"[T{i}] Fees\n{texts[side]}" for i, (side, q) in enumerate(zip(analysed.sides, analysed.side_queries()))}
+    assert _calculation_after_searches(question, passages) == "90000 / 400000 * 100"

@@ -111,8 +111,18 @@ _ORDINAL_SPAN = re.compile(r"\b(?:the\s+)?(first|last|second)\s+(two|three|half)
                            r"|\b(?:the\s+)?(first|second)\s+half\s+of\s+((?:19|20)\d{2})\b", re.I)
 
 
+_ORDINAL = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
+#: "the second and the third quarter", "Q2 and the third quarter": two quarters sharing one noun.
+_ORDINAL_PAIR = re.compile(rf"\b(?:the\s+)?{_ORDINAL}(?:\s+quarter)?\s*(?:,|\band\b|\bor\b|&|\bvs\.?|\bversus\b)\s*"
+                           rf"(?:the\s+)?{_ORDINAL}\s+quarters?\b", re.I)
+_QUARTER_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
 def expand_spans(text: str) -> str:
-    """Spans of quarters written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024"."""
+    """Spans of quarters written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and
+    the third quarter" -> "Q2 and Q3"."""
+    text = _ORDINAL_PAIR.sub(lambda m: f"Q{_QUARTER_NUMBER[m[1].lower()]} and Q{_QUARTER_NUMBER[m[2].lower()]}", text)
+
     def quarters(m: re.Match[str]) -> str:
         which, count, year = (m[1], m[2], m[3]) if m[1] else (m[4], "half", m[5])
         n = 2 if count.lower() in ("two", "half") else 3

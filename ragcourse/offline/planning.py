@@ -157,7 +157,16 @@ class Policy:
         return {measure: self.quantities(measure) for measure in self.q.measured} if self.q.comparison else {}
 
     def calculation(self, quantities: dict[str, Quantity]) -> str | None:
-        """The calculator expression for one measure's numbers: their total, or their difference."""
+        """The calculator expression for one measure's numbers, by the question's operation: their total, average,
+        the extreme side's lead, a share or ratio, else their difference (or percent change)."""
+        found = [quantities[side] for side in self.q.sides if side in quantities]
+        operation = self.q.operation
+        if operation in ("average", "max", "min") and len(found) == len(self.q.sides) > 2 \
+                and len({(x.sentence.text, x.text) for x in found}) == len(found) and len({x.unit for x in found}) == 1:
+            if operation == "average":
+                return f"({' + '.join(x.plain for x in found)}) / {len(found)}"
+            ranked = sorted(found, key=lambda x: x.value, reverse=operation == "max")
+            return f"{ranked[0].plain} - {ranked[1].plain}" if operation == "max" else f"{ranked[1].plain} - {ranked[0].plain}"
         pair = self.ordered_pair(quantities)
         return self.total_expression(quantities) or (self.expression(pair) if pair else None)
 
@@ -182,12 +191,16 @@ class Policy:
 
     def total_expression(self, quantities: dict[str, Quantity]) -> str | None:
         """The sum of every side's number, once all were found (for "total ... combined" questions)."""
-        if not self.q.total or len(quantities) < len(self.q.sides):
+        if not self.q.total or self.q.operation in ("share", "ratio", "average") or len(quantities) < len(self.q.sides):
             return None
         return " + ".join(quantities[side].plain for side in self.q.sides)
 
     def expression(self, pair: tuple[Quantity, Quantity]) -> str:
+        """Two sides' numbers combined: a percent change, a share of the larger, a ratio, else a difference."""
         a, b = pair
+        if self.q.operation in ("share", "ratio"):
+            part, whole = sorted(pair, key=lambda x: x.value)
+            return f"{part.plain} / {whole.plain} * 100" if self.q.operation == "share" else f"{whole.plain} / {part.plain}"
         return f"({a.plain} - {b.plain}) / {b.plain} * 100" if self.q.percent else f"{a.plain} - {b.plain}"
 
     def _made_progress(self) -> bool:
@@ -388,7 +401,7 @@ class Policy:
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""
-        result = _rounded(calculation_result(call.result or ""), self.q.percent)
+        result = _rounded(calculation_result(call.result or ""), self.q.percent or self.q.operation == "share")
         measure, quantities = next(((m, qs) for m, qs in measured.items() if self.calculation(qs) == call.text),
                                    (self.q.subject, {}))
         pair = self.ordered_pair(quantities)
@@ -405,8 +418,17 @@ class Policy:
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${float(result):,.2f} ({call.result.strip()})."
+        if result and self.q.operation in ("average", "max", "min") and len(quantities) > 2:
+            return self._across_sides_line(call, result, quantities, label)
         if not result or not pair:
             return f"Calculation: {call.result.strip()}." if result else ""
+        if self.q.operation in ("share", "ratio"):
+            part, whole = sorted(pair, key=lambda x: x.value)
+            if self.q.operation == "share":
+                return (f"{label(part.side)} ({part.text}) is {result}% of {label(whole.side)} ({whole.text}) "
+                        f"({call.result.strip()}).")
+            return (f"{label(whole.side)} ({whole.text}) is {result} times {label(part.side)} ({part.text}) "
+                    f"({call.result.strip()}).")
         a, b = pair
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
@@ -416,6 +438,21 @@ class Policy:
         change = "a change" if self.q.percent else "a difference"
         return (f"{label(a.side)} ({a.text}) is {relation} than {label(b.side)} ({b.text}): {change} of {result}{unit} "
                 f"({call.result.strip()}).")
+
+
+    def _across_sides_line(self, call: Call, result: str, quantities: dict[str, Quantity], label: Any) -> str:
+        """An average of several sides, or the side with the largest (smallest) value and its lead over the next."""
+        found = [quantities[side] for side in self.q.sides if side in quantities]
+        listed = ", ".join(f"{label(x.side)} ({x.text})" for x in found[:-1]) + f" and {label(found[-1].side)} ({found[-1].text})"
+        unit = found[0].unit
+        value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
+        if self.q.operation == "average":
+            return f"The average of {listed} is {value} ({call.result.strip()})."
+        ranked = sorted(found, key=lambda x: x.value, reverse=self.q.operation == "max")
+        word = "highest" if self.q.operation == "max" else "lowest"
+        return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "
+                f"{'more' if self.q.operation == 'max' else 'less'} than {label(ranked[1].side)} ({ranked[1].text}); "
+                f"compared: {listed} ({call.result.strip()}).")
 
 
 def _within(inner: Period, outer: Period) -> bool:

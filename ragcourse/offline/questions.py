@@ -17,24 +17,33 @@ A composite question is broken down by its wording, never by recognising the que
   its date gives the period, and the rest of the question is then asked for that period;
 * **calculation**: a comparison of two quantities needs a subtraction (or a relative
   change when the question asks for a percentage);
+* **operation**: how the found numbers combine (:data:`OPERATIONS`): difference, sum,
+  percent change, percentage-point change, share of a total, average, ratio or per-unit
+  value, the largest or the smallest side; the grammar names them, and a question that
+  names none is compared by meaning with each operation's description;
 * **other systems**: order or shipment status goes to an orders tool, public, market or
   regulator information to a web search.
+
+Misspelt grammar words ("budgetted", "avrage") are corrected first (:func:`.lexicon.correct`).
+``print(analyse(question))`` shows the result: what the model understood.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from .dates import expand_spans, fill_years, resolve_relative
+from .lexicon import closest, correct
 from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, period_mentions, stem, word_set
 
 #: Words that say how to combine facts rather than which facts to find.
 CUE_WORDS = word_set("""
 compare compared comparison comparing difference differ different change changed changes changing which more less
 higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
-drivers cause causes caused behind percent percentage points point rate relative much how what did does do whether
+drivers cause causes caused behind percent percentage points point relative much how what did does do whether one
+most least highest lowest largest smallest biggest fewest average mean share proportion ratio
 vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-month
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
@@ -77,6 +86,27 @@ _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)
                          r"has|have)\b)", re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?:\s+[A-Z][a-zA-Z&.]+)*")
 
+#: How found numbers combine, in the order the grammar tries them (the first that matches wins).
+OPERATIONS: dict[str, re.Pattern[str]] = {
+    "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|\bwhat (?:percentage|percent|part) of\b|"
+                        r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b", re.I),
+    "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b", re.I),
+    "percent change": _PERCENT,
+    "average": re.compile(r"\b(?:average|averaged|mean)\b", re.I),
+    "ratio": re.compile(r"\bper (?!cent\b|diem\b|se\b)[a-z]+\b|\bratio\b|\bhow many times\b|\btimes (?:as|more|larger|"
+                        r"higher|bigger)\b|\bfor every\b", re.I),
+    "sum": _TOTAL,
+    "max": re.compile(r"\b(?:most|highest|largest|biggest|greatest|top|more|larger|bigger|higher)\b", re.I),
+    "min": re.compile(r"\b(?:least|lowest|smallest|fewest|less|fewer|smaller|lower)\b", re.I),
+}
+#: What each operation means, for questions the grammar does not cover ("what was the typical monthly figure").
+OPERATION_MEANINGS = {
+    "average": "the average value: the typical monthly amount across several periods",
+    "share": "what part of the whole total one item makes up, as a percentage",
+    "ratio": "the value for each single unit, one amount divided by another",
+    "sum": "the total of several amounts added together",
+}
+
 
 @dataclass(frozen=True)
 class Question:
@@ -101,6 +131,22 @@ class Question:
     measures: tuple[str, ...] = ()  # several things compared over the same sides: ("hotel cap", "per diem")
     referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
+    operation: str = ""         # how the numbers combine: a key of OPERATIONS or "difference"; "" when none
+    answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        """The analysis as a short table a learner can read: what the model understood and will look for."""
+        rows = [("question", self.text), ("sub-questions", " | ".join(self.parts)),
+                ("sides", " | ".join(self.label(s) for s in self.sides) or "-"),
+                ("measure", " | ".join(self.measured) or "-"), ("period", self.period_phrase or "-"),
+                ("operation", self.operation or "-"), ("answer", self.answer_type),
+                ("searches", " | ".join(self.searches()))]
+        rows += [(name, value) for name, value in (("reasons", "yes" if self.cause else ""), ("source", self.source),
+                 ("orders tool", "yes" if self.orders else ""), ("web", "yes" if self.public else "")) if value]
+        return "\n".join(f"{name:>13}: {value}" for name, value in rows)
 
     @property
     def comparison(self) -> bool:
@@ -188,6 +234,8 @@ def _singular(word: str) -> str:
 def _subject(clause: str, sides: list[str]) -> str:
     for side in sorted(sides, key=len, reverse=True):
         clause = clause.replace(side, " ")
+    if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured
+        clause = re.sub(r"\b(which|what)\s+[\w-]+", " ", clause, flags=re.I)
     clause = re.sub(r"'s\b", "", clause)
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the"}
@@ -212,8 +260,32 @@ def _with_brand(clause: str, code: re.Match[str]) -> str:
     return " ".join([*brand, code[0]])
 
 
+_ALTERNATIVES = re.compile(r"[,:;?]|\s[-–—]\s|\bwhich\b|\bwho\b|\bwhether\b", re.I)
+
+
+def _alternatives(clause: str) -> list[str]:
+    """The items offered as a choice: "..., North Street or Harbor Lane", "a, b or c", "whether x or y"."""
+    segments = [seg.strip() for seg in _ALTERNATIVES.split(clause)]
+    for index, segment in enumerate(segments):
+        m = re.fullmatch(r"(?:the\s+|our\s+)?(.+?)\s+or\s+(?:the\s+|our\s+)?(.+?)", segment, re.I)
+        if not m or len(m[1].split()) > 4 or len(m[2].split()) > 4:
+            continue
+        before = []
+        for earlier in reversed(segments[:index]):  # "a, b or c": short items listed before the "or"
+            if not earlier or len(earlier.split()) > 3 or _ASKS_CHOICE.search(earlier) or not key_phrase(earlier, CUE_WORDS):
+                break
+            before.insert(0, re.sub(r"^(?:the|our)\s+", "", earlier, flags=re.I))
+        sides = [key_phrase(side) for side in (*before, m[1], m[2])]
+        if all(sides) and not any(find_periods(side) for side in sides):
+            return list(dict.fromkeys(sides))
+    return []
+
+
 def _named_sides(clause: str) -> list[str]:
-    """Two or more product codes or proper names compared in a clause."""
+    """Two or more product codes, proper names or offered alternatives compared in a clause."""
+    offered = _alternatives(clause)
+    if len(offered) >= 2:
+        return offered
     codes = [_with_brand(clause, m) for m in re.finditer(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(m[0])]
     if len(set(codes)) >= 2:
         return list(dict.fromkeys(codes))
@@ -222,6 +294,7 @@ def _named_sides(clause: str) -> list[str]:
              and not find_periods(n)]
     if len(set(names)) >= 2:
         return list(dict.fromkeys(names))
+    clause = re.split(r"\s[-–—]\s|[:,]\s*(?=which|who|what|how)", clause, maxsplit=1, flags=re.I)[0]  # "A vs B - which"
     m = re.search(r"\b(?:between|compare)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+(?:the\s+|our\s+)?"
                   r"(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
     if m:
@@ -278,13 +351,55 @@ def _direction(text: str) -> str:
     return ""
 
 
+_ASKS_CHOICE = re.compile(r"\b(?:which|who|whether)\b|\b(?:more|most|less|least|fewer|higher|lower|larger|smaller)\b",
+                          re.I)
+
+
+def _operation(text: str, sides: list[str], total: bool) -> str:
+    """How the found numbers combine: the first operation the grammar names, else the closest in meaning."""
+    for name, pattern in OPERATIONS.items():
+        if pattern.search(text) and (name not in ("max", "min") or len(sides) >= 2):
+            if name in ("max", "min") and (_AMOUNT.search(text) or len(sides) == 2):
+                return "difference"  # "which is larger, and by how much": the gap answers both
+            return name
+    if len(sides) >= 2 or total:
+        return "sum" if total else "difference"
+    if not asks_number(text):
+        return ""
+    index, _ = closest(text, list(OPERATION_MEANINGS.values()), minimum=0.55)
+    return list(OPERATION_MEANINGS)[index] if index >= 0 else ""
+
+
+def asks_number(text: str) -> bool:
+    """Whether the question asks for a figure ("how much", "how many", "what was the total ...")."""
+    return bool(re.search(r"\bhow (?:much|many|big|large|high|low)\b|\bwhat (?:was|is|were|are) the (?:\w+ )?"
+                          r"(?:total|number|amount|value|cost|price|rate|figure|share|average)\b", text, re.I))
+
+
+def _answer_type(q: Question) -> str:
+    """What a correct answer must contain, in the order it should say it."""
+    kinds = []
+    if q.reviewed:
+        kinds.append("review of clauses")
+    if q.orders:
+        kinds.append("order status")
+    if q.comparison:
+        kinds.append("comparison")
+    if q.operation or asks_number(q.text):
+        kinds.append("figure")
+    if q.cause:
+        kinds.append("reasons")
+    return " + ".join(kinds) or ("name" if re.match(r"\s*(?:who|which|where)\b", q.text, re.I) else "fact")
+
+
 def _sides(main: str, periods: list[Period]) -> list[str]:
     """The compared items: several periods, or several names in a comparison clause."""
     dated = [p for p in periods if p.kind != "year"]
     if len(dated) >= 2:
         return [p.text for p in dated]
-    if not _COMPARISON.search(main):
-        return []
+    if not (_COMPARISON.search(main) or OPERATIONS["share"].search(main)):  # a share compares a part with its whole
+        offered = _alternatives(main)  # "which bakery sold more, North Street or Harbor Lane?"
+        return offered if len(offered) >= 2 and (_ASKS_CHOICE.search(main)) else []
     if len(periods) >= 2:
         return [p.text for p in periods]
     return _named_sides(main)
@@ -341,7 +456,8 @@ def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
 
 
 def analyse(question: str, today: date | None = None) -> Question:
-    """Break ``question`` down into sides, subject, parts, causes and other systems."""
+    """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
+    question = correct(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = expand_spans(text)
     source = _SOURCE.match(text)
@@ -359,16 +475,26 @@ def analyse(question: str, today: date | None = None) -> Question:
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)
+    if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
+        sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
+        sides = sides if len(sides) >= 2 else []
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     subject = _refined_subject(main, clauses, sides)
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
-    return Question(
-        text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods), subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
-        direction=_direction(text), percent=bool(_PERCENT.search(text)), total=bool(_TOTAL.search(text)),
+    total = bool(_TOTAL.search(text))
+    operation = _operation(text, sides, total)
+    analysed = Question(
+        text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
+        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
+        direction=_direction(text), percent=bool(_PERCENT.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text]),
         orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)),
-        source=scope, referring=tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods)), bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (), reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "")
+        source=scope, referring=tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods)),
+        bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
+        reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
+        operation=operation)
+    return replace(analysed, answer_type=_answer_type(analysed))

@@ -1,0 +1,78 @@
+"""Words the question grammar knows, matched the forgiving way a reader does.
+
+The grammar of :mod:`.questions` is written with a few dozen function words ("compare",
+"budgeted", "average", "quarter"). A learner types "budgetted", "avrage" or "Quater";
+:func:`correct` maps such a word onto the grammar word it is closest to in spelling
+(rapidfuzz's normalised Indel similarity), and leaves every other word alone: names,
+products and subject words are never "corrected".
+
+:func:`closest` compares meanings with the course's embedding model. It is the one place
+the grammar reaches for embeddings ("mean" and "typical" read as *average*, "proportion"
+as *share*), so re-pointing it at an injected embedding function is a one-line change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from .text import MONTHS, STOPWORDS, word_set
+
+#: The grammar's own words: what a typo is corrected to (and nothing else is).
+GRAMMAR_WORDS = word_set("""
+compare compared comparison difference different increase increased decrease decreased percentage percent
+points average averaged combined total budget budgeted planned forecast actual quarter quarters month
+months between versus which highest lowest largest smallest biggest greatest share proportion ratio reasons
+because explain happened received delivered shipped postponed cancelled approved
+""") | frozenset(MONTHS) | word_set("first second third fourth")
+
+#: How close in spelling a word must be to a grammar word to be read as it (0–100).
+MIN_SPELLING = 87
+
+
+@lru_cache(maxsize=4096)
+def _corrected_word(word: str) -> str:
+    lowered = word.lower()
+    if len(lowered) < 5 or lowered in GRAMMAR_WORDS or lowered in STOPWORDS or not lowered.isalpha():
+        return word
+    match = process.extractOne(lowered, GRAMMAR_WORDS, scorer=fuzz.ratio, score_cutoff=MIN_SPELLING)
+    return match[0] if match else word
+
+
+def correct(text: str) -> str:
+    """``text`` with misspelt grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
+    return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
+
+
+def spelled_like(word: str, options: Iterable[str], cutoff: float = MIN_SPELLING) -> str:
+    """The option ``word`` is a spelling of (an inflection or a typo), or "" when none is close enough."""
+    options = list(options)
+    if word.lower() in options:
+        return word.lower()
+    match = process.extractOne(word.lower(), options, scorer=fuzz.ratio, score_cutoff=cutoff)
+    return match[0] if match else ""
+
+
+def _embed(texts: list[str]) -> np.ndarray:
+    """Unit vectors of ``texts`` from the model the offline answerer already uses (one place to re-point)."""
+    from .answering import _embed as embed_with_model
+
+    return embed_with_model(texts)
+
+
+@lru_cache(maxsize=2048)
+def _vector(text: str) -> np.ndarray:
+    return _embed([text])[0]
+
+
+def closest(phrase: str, options: Sequence[str], minimum: float = 0.5) -> tuple[int, float]:
+    """The index of the option closest in meaning to ``phrase`` and its cosine (index -1 below ``minimum``)."""
+    if not phrase or not options:
+        return -1, 0.0
+    similarities = np.array([float(_vector(option) @ _vector(phrase)) for option in options])
+    best = int(similarities.argmax())
+    return (best if similarities[best] >= minimum else -1), float(similarities[best])
