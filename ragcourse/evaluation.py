@@ -27,6 +27,23 @@ _REFUSAL = re.compile(
     r"not allowed|not permitted|may not see|cannot answer|can't answer|unable to answer|no order",
     re.I,
 )
+#: Refusals by meaning, as hosted models word them: the sources (subject) say nothing about it (negated saying verb)
+#: — "The provided documents don't mention …", "Nothing in the context says …", "The passages contain no details".
+#: The subject must be the sources: "The contract does not mention a penalty clause" is an answer, not a refusal.
+#: (Sentence embeddings were measured for this and rejected: MiniLM scores a refusal and an on-topic negative answer
+#: alike, 0.41-0.68 against refusal exemplars versus 0.46, because the topic dominates the vector.)
+_SOURCES = (r"(?:the |these |those |your |my )?(?:provided |available |given |supplied |retrieved |above |internal )?"
+            r"(?:documents?|context|passages?|sources?|excerpts?|search results?|records?|knowledge base|materials?|"
+            r"information (?:provided|available|given)|data (?:provided|available|given|I was given))")
+_SAYING = r"(?:mention|contain|include|say|state|specify|cover|provide|give|describe|discuss|address|list|show)s?"
+_REFUSAL_MEANING = re.compile(
+    rf"\b{_SOURCES}\s+(?:do|does|did)\s*(?:not|n't)\s+(?:\w+\s+)?{_SAYING}\b|"
+    rf"\b{_SOURCES}\s+(?:contain|include|provide|give|mention|say|have)s?\s+(?:no|nothing)\b|"
+    rf"\bnothing in {_SOURCES}\b|\b(?:not|never) (?:mentioned|stated|covered|specified|found) in {_SOURCES}|"
+    r"\bI (?:do not|don't) (?:know|have (?:that|this|the|any|enough) (?:information|data|details))\b|"
+    r"\b(?:is|are) silent (?:on|about)\b",
+    re.I,
+)
 
 
 def unique_docs(doc_ids: Iterable[str]) -> list[str]:
@@ -73,7 +90,8 @@ def contains(answer: str, item: str) -> bool:
 
 
 def is_refusal(answer: str) -> bool:
-    return bool(_REFUSAL.search(answer))
+    """Whether the answer says it cannot answer: the course's phrasings, or the sources said to be silent on it."""
+    return bool(_REFUSAL.search(answer) or _REFUSAL_MEANING.search(answer))
 
 
 @dataclass(frozen=True)

@@ -111,16 +111,33 @@ class RagResult:
         }
 
 
-_CITATION = re.compile(r"\[([^\[\]]+?)\]")
+_CITATION = re.compile(r"\[([^\[\]]+?)\]|【([^【】]+?)】|\(([^()]+?)\)")
+_PREFIX = re.compile(r"^(?:source|document|doc|ref|see)\s*:\s*", re.I)
+
+
+def _citation_keys(p: Passage) -> set[str]:
+    """Every way a model writes a passage's label: the label, the path, the file name, with or without its
+    extension, and the document id — hosted models do not copy labels exactly."""
+    name = p.source.rsplit("/", 1)[-1]
+    keys = {p.label, p.source, name, name.rsplit(".", 1)[0], p.doc_id}
+    return {k.lower() for k in keys if k}
 
 
 def extract_citations(answer: str, passages: list[Passage]) -> list[Citation]:
-    """The passages an answer cites by label, in order; labels that match no passage are ignored."""
-    by_label = {p.label: p for p in passages}
+    """The passages an answer cites, in order, matched by document whatever the label's form ([q3.md], [docs/q3.md],
+    [q3], 【q3.md】, (q3.md)); a page-labelled passage (``report.pdf#page=2``) is matched by its exact label first.
+    Labels that match no passage are ignored."""
+    by_label = {p.label.lower(): p for p in passages}
+    by_key: dict[str, Passage] = {}
+    for p in passages:
+        for key in _citation_keys(p):
+            by_key.setdefault(key, p)
     found: dict[tuple[str, int | None], Citation] = {}
     for match in _CITATION.finditer(answer):
-        for label in (part.strip() for part in match.group(1).split(",")):
-            p = by_label.get(label)
+        inside = next(group for group in match.groups() if group is not None)
+        for part in re.split(r"[,;]", inside):
+            label = _PREFIX.sub("", part.strip().strip("'\"` ")).lower()
+            p = by_label.get(label) or by_key.get(label)
             if p is not None:
                 found.setdefault((p.doc_id, p.page), Citation(p.doc_id, p.source, p.page))
     return list(found.values())
