@@ -17,7 +17,6 @@ from .errors import CourseError
 
 SOLUTION_TAG = "solution"
 STUB_HEADER = "# Exercise: write your solution here, run this cell, then run the check below.\n"
-_NOT_WRITTEN = ast.parse('raise NotImplementedError("write this function")').body[0]
 
 
 def stub_source(source: str) -> str:
@@ -26,19 +25,25 @@ def stub_source(source: str) -> str:
         tree = ast.parse(source)
     except SyntaxError as exc:
         raise CourseError(f"A solution cell is not valid Python ({exc.msg}, line {exc.lineno}): fix the notebook.") from None
+    lines = source.splitlines()
+    imports: list[str] = []
     kept: list[str] = []
     for node in tree.body:
         if isinstance(node, ast.Import | ast.ImportFrom):
-            kept.append(ast.unparse(node))
+            imports.append(ast.get_source_segment(source, node) or ast.unparse(node))
         elif isinstance(node, ast.FunctionDef):
-            docstring = ast.get_docstring(node, clean=False)
-            node.body = ([ast.Expr(ast.Constant(docstring))] if docstring else []) + [_NOT_WRITTEN]
-            node.decorator_list = []
-            kept.append(ast.unparse(node))
+            first = node.body[0]
+            has_docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                and isinstance(first.value.value, str)
+            keep_until = first.end_lineno if has_docstring else first.lineno - 1
+            indent = " " * first.col_offset
+            head = lines[node.lineno - 1:keep_until]  # the signature as written, and the docstring
+            kept.append("\n".join([*head, f'{indent}raise NotImplementedError("write this function")']))
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             kept.extend(f"{ast.unparse(target)} = ...  # your answer" for target in targets)
-    return STUB_HEADER + "\n\n".join(kept) + ("\n" if kept else "")
+    blocks = (["\n".join(imports)] if imports else []) + kept
+    return STUB_HEADER + "\n\n\n".join(blocks) + ("\n" if blocks else "")
 
 
 def _preprocessors() -> list[Any]:

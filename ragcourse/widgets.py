@@ -17,6 +17,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
+from .chunking import HEADING_SEPARATOR
 from .results import RagResult, Step
 
 NEXT_LABEL = "Next ▶"
@@ -102,12 +103,18 @@ def step_html(step: Step, number: int, count: int, tokens_total: int) -> str:
 def trace_text(result: RagResult) -> str:
     """The trace and the answer as plain text for the terminal."""
     lines = [f"{result.mode} · {result.model} · user {result.user}", ""]
+    seen: set[str] = set()
     for number, step in enumerate(result.trace, start=1):
         call = f"{step.tool}({json.dumps(step.args, ensure_ascii=False, default=str)})" if step.tool else ""
         first = (step.result.strip().splitlines() or [""])[0]
-        summary = f"→ {len(step.passages)} passages" if step.passages else _clip(first, 160)
+        fresh = [p for p in step.passages if p.chunk_id not in seen]
+        seen.update(p.chunk_id for p in fresh)
+        repeated = len(step.passages) - len(fresh)
+        summary = (f"→ {len(step.passages)} passages" + (f" ({repeated} shown above)" if repeated else "")
+                   if step.passages else _clip(first, 160))
         lines.append(f"{number:>2}. [{step.kind}] {call} {summary}".rstrip())
-        lines.extend(f"      [{p.label}] {p.title}" for p in step.passages)
+        # Each passage once, by its label and its own section heading (the title is already in the label).
+        lines.extend(f"      [{p.label}] {_clip(p.title.split(HEADING_SEPARATOR)[-1], 80)}" for p in fresh)
     cited = ", ".join(c.source for c in result.citations) or "none"
     lines += ["", result.answer, "", f"citations: {cited}",
               f"LLM calls: {result.usage.llm_calls} · tokens: {result.usage.total_tokens} · {result.seconds:.1f} s"]

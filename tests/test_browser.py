@@ -1,4 +1,8 @@
-"""Notebook 06 in a real browser: JupyterLab runs it, and the trace stepper's "Next ▶" button changes the step.
+"""Notebooks 01 and 06 in a real browser: JupyterLab runs them, and their widgets work as a learner uses them.
+
+In 06 the trace stepper's "Next ▶" button changes the step, and the comparison table shows every column with no
+text typeset as maths (amounts like "$21.7M … $3.9M" once came out as LaTeX). In 01 the ask box answers a question
+of its own.
 
 nbval checks what a notebook prints; it cannot tell whether a widget works, because widgets
 render in the browser. This test starts JupyterLab on a copy of the notebook (outputs cleared,
@@ -20,6 +24,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +37,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "06_agentic_rag.ipynb"
+ASK_NOTEBOOK = NOTEBOOK.with_name("01_minimal_rag.ipynb")
 CHROMIUM = Path("/usr/bin/chromium")
 #: Starting JupyterLab, running the notebook and clicking must finish within this many seconds (the course index is
 #: built or opened before the clock starts). A bound against hanging, not a speed check: it leaves room for a
@@ -87,15 +93,16 @@ def _server_url(runtime: Path, server: subprocess.Popen, deadline: Deadline) -> 
 
 
 def _prepare(folder: Path) -> Path:
-    """A copy of notebook 06 without outputs or saved widget state, and JupyterLab settings for the test."""
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    notebook.metadata.pop("widgets", None)
+    """Copies of notebooks 01 and 06 without outputs or saved widget state, and JupyterLab settings for the test."""
     work = folder / "notebooks"
     work.mkdir()
-    nbformat.write(notebook, work / NOTEBOOK.name)
+    for path in (NOTEBOOK, ASK_NOTEBOOK):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        notebook.metadata.pop("widgets", None)
+        nbformat.write(notebook, work / path.name)
     for plugin, values in LAB_SETTINGS.items():
         path = folder / "settings" / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,9 +112,13 @@ def _prepare(folder: Path) -> Path:
 
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[tuple[str, Deadline]]:
-    """A JupyterLab server from this venv on 127.0.0.1 serving the notebook copy; yields its URL and the deadline."""
-    if not NOTEBOOK.exists():
-        pytest.fail(f"{NOTEBOOK} is missing")
+    """A JupyterLab server from this venv on 127.0.0.1 serving the notebook copies; yields 06's URL and the deadline.
+
+    01's URL is the same with its file name (see :func:`notebook_url`).
+    """
+    for path in (NOTEBOOK, ASK_NOTEBOOK):
+        if not path.exists():
+            pytest.fail(f"{path} is missing")
     from ragcourse import get_kb
 
     get_kb()  # on a fresh clone, build the shared course index first: that cost is not the browser's
@@ -152,6 +163,21 @@ def lab(tmp_path: Path) -> Iterator[tuple[str, Deadline]]:
 PROMPTS = "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim())"
 
 
+def notebook_url(url: str, path: Path) -> str:
+    """The lab URL of another notebook copy served by the same server."""
+    return url.replace(NOTEBOOK.name, path.name)
+
+
+def open_notebook(page: Page, url: str, deadline: Deadline) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(url, timeout=deadline.ms())
+    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=deadline.ms())
+    expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first).to_be_attached(
+        timeout=deadline.ms())
+    expect(page.locator(".jp-StatusBar-Widget", has_text="Idle").first).to_be_visible(timeout=deadline.ms())
+
+
 def _kernel_idle(page: Page) -> bool:
     return page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() > 0
 
@@ -183,38 +209,80 @@ def run_all_cells(page: Page, deadline: Deadline, attempts: int = 3) -> None:
     pytest.fail(f"Run All Cells stopped early {attempts} times: prompts {page.evaluate(PROMPTS)}")
 
 
-def test_trace_stepper_next_button_changes_the_step(lab: tuple[str, Deadline], tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+@contextmanager
+def chromium_page(tmp_path: Path) -> Iterator[Page]:
+    """A page of headless Chromium; a failure inside the block saves a screenshot first."""
+    from playwright.sync_api import sync_playwright
 
-    url, deadline = lab
-    screenshot = tmp_path / "notebook06-trace-stepper.png"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(url, timeout=deadline.ms())
-            page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=deadline.ms())
-            expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first).to_be_attached(
-                timeout=deadline.ms())
-            expect(page.locator(".jp-StatusBar-Widget", has_text="Idle").first).to_be_visible(timeout=deadline.ms())
-
-            run_all_cells(page, deadline)
-            stepper = page.locator(".widget-vbox").filter(has=page.get_by_role("button", name=NEXT_LABEL)).first
-            stepper.wait_for(timeout=deadline.ms())
-
-            heading = stepper.locator(".rc-step .rc-head").first
-            stepper.scroll_into_view_if_needed(timeout=deadline.ms())
-            expect(heading).to_contain_text("Step 1 of", timeout=deadline.ms())
-            before = heading.inner_text()
-            stepper.get_by_role("button", name=NEXT_LABEL).click(timeout=deadline.ms())
-            expect(heading).to_contain_text("Step 2 of", timeout=deadline.ms())
-            after = heading.inner_text()
-            page.screenshot(path=str(screenshot))
+            yield page
         except BaseException:
             page.screenshot(path=str(failure := tmp_path / "failure.png"))
             print(f"screenshot of the failure: {failure}")
             raise
         finally:
             browser.close()
+
+
+def test_trace_stepper_next_button_changes_the_step(lab: tuple[str, Deadline], tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    url, deadline = lab
+    screenshot = tmp_path / "notebook06-trace-stepper.png"
+    with chromium_page(tmp_path) as page:
+        open_notebook(page, url, deadline)
+        run_all_cells(page, deadline)
+        stepper = page.locator(".widget-vbox").filter(has=page.get_by_role("button", name=NEXT_LABEL)).first
+        stepper.wait_for(timeout=deadline.ms())
+
+        heading = stepper.locator(".rc-step .rc-head").first
+        stepper.scroll_into_view_if_needed(timeout=deadline.ms())
+        expect(heading).to_contain_text("Step 1 of", timeout=deadline.ms())
+        before = heading.inner_text()
+        stepper.get_by_role("button", name=NEXT_LABEL).click(timeout=deadline.ms())
+        expect(heading).to_contain_text("Step 2 of", timeout=deadline.ms())
+        after = heading.inner_text()
+
+        table = page.locator("table.rc-cmp").first
+        table.scroll_into_view_if_needed(timeout=deadline.ms())
+        expect(table).to_be_visible(timeout=deadline.ms())
+        maths = table.locator("mjx-container, .MathJax, .MathJax_Display, math").count()
+        area = page.locator(".jp-NotebookPanel .jp-Notebook").first
+        right_edge = area.evaluate("node => node.getBoundingClientRect().right")
+        columns = table.locator("tr").first.locator("th")
+        edges = [columns.nth(i).evaluate("node => node.getBoundingClientRect().right") for i in range(columns.count())]
+        page.screenshot(path=str(screenshot))
     print(f"trace stepper: {before!r} → {after!r}; screenshot: {screenshot}")
     assert before != after
+    assert maths == 0, f"{maths} typeset maths elements in the comparison table (a '$' read as LaTeX)"
+    assert len(edges) == 4 and all(edge <= right_edge + 1 for edge in edges), \
+        f"comparison columns end at {edges}, the notebook at {right_edge}: a column is cut off"
+
+
+def test_ask_box_answers_a_question_of_its_own(lab: tuple[str, Deadline], tmp_path: Path) -> None:
+    """Notebook 01: run it, type a new question into the ask box, press Ask, and read the answer with citations."""
+    from playwright.sync_api import expect
+
+    url, deadline = lab
+    screenshot = tmp_path / "notebook01-ask-box.png"
+    question = "Where is the manufacturing plant?"
+    with chromium_page(tmp_path) as page:
+        open_notebook(page, notebook_url(url, ASK_NOTEBOOK), deadline)
+        run_all_cells(page, deadline)
+        box = page.locator(".widget-vbox").filter(has=page.get_by_role("button", name="Ask")).first
+        box.wait_for(timeout=deadline.ms())
+        box.scroll_into_view_if_needed(timeout=deadline.ms())
+        answer = box.locator("pre").last
+        expect(answer).to_contain_text("citations:", timeout=deadline.ms())  # the first question's answer
+        first = answer.inner_text()
+        box.locator("input[type='text']").first.fill(question, timeout=deadline.ms())
+        box.get_by_role("button", name="Ask").click(timeout=deadline.ms())
+        expect(answer).not_to_have_text(first, timeout=deadline.ms())  # "working…", then the new answer
+        expect(answer).to_contain_text("citations:", timeout=deadline.ms())
+        text = answer.inner_text()
+        page.screenshot(path=str(screenshot))
+    print(f"ask box: {question!r} → {text[:120]!r}; screenshot: {screenshot}")
+    assert "working…" not in text and "Error" not in text.split("citations:")[0]

@@ -16,6 +16,10 @@ def cells(path: Path) -> list[dict]:
     return [{**c, "text": "".join(c["source"])} for c in json.loads(path.read_text(encoding="utf-8"))["cells"]]
 
 
+def tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
 def test_there_are_six_notebooks():
     assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06"]
 
@@ -34,9 +38,36 @@ def test_lesson_structure(path: Path):
     all_cells = cells(path)
     code = [c for c in all_cells if c["cell_type"] == "code"]
     markdown = "\n".join(c["text"] for c in all_cells if c["cell_type"] == "markdown")
-    assert code[0]["text"].startswith("# NBVAL_SKIP"), "the versions cell is skipped by nbval"
+    assert "nbval-skip" in tags(code[0]), "the versions cell is skipped by nbval (cell tag nbval-skip)"
+    assert "google.colab" in code[0]["text"] and "requirements.txt" in code[0]["text"], \
+        "the first cell installs the pinned requirements on Colab"
     assert "Learning objectives" in markdown
     assert re.search(r"^#+ .*Exercise", markdown, re.M), "exercises"
     assert re.search(r"^## Summary", markdown, re.M)
     assert "Try it with a real LLM" in markdown
     assert all(c.get("execution_count") for c in code if c["text"].strip()), "committed executed"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_test_markers_are_tags_not_comments(path: Path):
+    """A learner reads the code cells: nbval's markers belong in the cell tags, where nbval reads them too."""
+    marked = [c["text"][:40] for c in cells(path) if c["cell_type"] == "code" and "NBVAL_" in c["text"]]
+    assert not marked, f"cells with # NBVAL_ comments (use the tags nbval-skip / nbval-ignore-output): {marked}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_exercises_have_solutions_and_checks(path: Path):
+    """At least three exercises, each a cell tagged solution followed by a check cell; at least one builds a mechanism."""
+    code = [c for c in cells(path) if c["cell_type"] == "code"]
+    kinds = [("solution" if "solution" in tags(c) else "check" if "check" in tags(c) else "") for c in code]
+    checks = kinds.count("check")
+    assert checks >= 3, f"{checks} exercises with checks; the course promises at least three per notebook"
+    assert any("build" in tags(c) and "solution" in tags(c) for c in code), "no build-it-yourself exercise (tag build)"
+    for i, kind in enumerate(kinds):
+        if kind == "solution":
+            assert "check" in kinds[i + 1:i + 2], f"solution cell {code[i]['text'][:50]!r} is not followed by its check"
+    for cell in code:
+        if "check" in tags(cell):
+            assert "ragcourse.exercises" in cell["text"] or "expect(" in cell["text"], \
+                f"a check that fails with a traceback instead of a sentence: {cell['text'][:60]!r}"
+            assert not re.search(r"^\s*assert ", cell["text"], re.M), "checks use expect(...), not assert"
