@@ -24,7 +24,7 @@ import time
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -34,6 +34,8 @@ from .errors import CourseError
 
 #: The file with everything ingested so far, inside the knowledge-base folder.
 REGISTRY_NAME = "ingested.json"
+#: A PDF with at least this many pages gets a progress bar of its own while it is read.
+PAGES_WITH_PROGRESS = 50
 _HTML_BLOCKS = {"p", "div", "br", "tr", "section", "article", "header", "footer", "ul", "ol", "table", "pre",
                 "blockquote", "main", "nav", "aside", "dl", "dt", "dd", "hr", "figure", "figcaption"}
 _HTML_HIDDEN = {"script", "style", "noscript", "template", "svg", "head"}
@@ -54,6 +56,7 @@ class Extract:
     text: str
     date: dt.date
     page: int | None = None
+    note: str = ""  # what was left out of it, and why
 
 
 def _slug(text: str) -> str:
@@ -95,12 +98,18 @@ def _quiet_pypdf() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _read_pdf(path: Path, raw: bytes) -> list[Extract]:
-    """One extract per page that has text; pages are numbered from 1 like a PDF viewer."""
+def _read_pdf(path: Path, raw: bytes, progress: bool = False) -> list[Extract]:
+    """One extract per page, numbered from 1 like a PDF viewer, read with its layout (:mod:`ragcourse.pdflayout`).
+
+    A page without text comes back empty with the reason, so the report can say which pages were left out.
+    """
     import io
 
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError
+    from tqdm import tqdm
+
+    from .pdflayout import layout_pages
 
     locked = FileProblem("encrypted with a password: save an unprotected copy and ingest that")
     with _quiet_pypdf():
@@ -108,7 +117,11 @@ def _read_pdf(path: Path, raw: bytes) -> list[Extract]:
             reader = PdfReader(io.BytesIO(raw))
             if reader.is_encrypted and not reader.decrypt(""):  # an owner password alone still allows reading
                 raise locked
-            pages = [_tidy(page.extract_text() or "") for page in reader.pages]
+            pages = reader.pages
+            show = progress and len(pages) >= PAGES_WITH_PROGRESS
+            with tqdm(total=len(pages), desc=f"Reading {path.name}", unit="page", disable=not show,
+                      file=sys.stderr, leave=False) as bar:
+                layout = layout_pages(pages, progress=bar.update)
             meta = reader.metadata
             title = str((meta.title if meta else None) or "").strip() or _title_from_name(path)
             created = meta.creation_date if meta else None
@@ -121,13 +134,18 @@ def _read_pdf(path: Path, raw: bytes) -> list[Extract]:
             raise
         except Exception as exc:  # pypdf raises many exception types on malformed files, not only PdfReadError
             raise FileProblem(f"not a readable PDF, damaged or truncated ({exc}): export it again") from None
-    if not any(pages):
+    texts = [(page.page, _tidy(page.markdown)) for page in layout.pages]
+    if not any(text for _, text in texts):
         raise FileProblem("no text layer: run OCR first (e.g. ocrmypdf) and ingest the result")
     date = created.date() if created else _mtime_date(path)
-    return [Extract(title, text, date, page) for page, text in enumerate(pages, start=1) if text]
+    extracts = [Extract(title, text, date, page, "" if text else "no text layer (a scan or a picture): "
+                        "run OCR on it to include it") for page, text in texts]
+    if not layout.sized:
+        extracts[0] = replace(extracts[0], note="its fonts carry no size: headings found from bold type only")
+    return extracts
 
 
-def _read_markdown(path: Path, raw: bytes) -> list[Extract]:
+def _read_markdown(path: Path, raw: bytes, progress: bool = False) -> list[Extract]:
     """Front matter is optional; its ``title`` and ``date`` win over the first heading and the file's date."""
     text = _decode(raw)
     meta: dict = {}
@@ -149,7 +167,7 @@ def _read_markdown(path: Path, raw: bytes) -> list[Extract]:
     return [Extract(title, _tidy(text), date)]
 
 
-def _read_text(path: Path, raw: bytes) -> list[Extract]:
+def _read_text(path: Path, raw: bytes, progress: bool = False) -> list[Extract]:
     return [Extract(_title_from_name(path), _tidy(_decode(raw)), _mtime_date(path))]
 
 
@@ -194,7 +212,7 @@ class _HTMLText(HTMLParser):
         return _tidy("\n".join(lines))
 
 
-def _read_html(path: Path, raw: bytes) -> list[Extract]:
+def _read_html(path: Path, raw: bytes, progress: bool = False) -> list[Extract]:
     parser = _HTMLText()
     parser.feed(_decode(raw))
     parser.close()
@@ -207,8 +225,11 @@ READERS = {".pdf": _read_pdf, ".md": _read_markdown, ".markdown": _read_markdown
            ".text": _read_text, ".html": _read_html, ".htm": _read_html}
 
 
-def read_file(path: Path, entry: RegisteredFile) -> list[Document]:
-    """The documents of one file (one per PDF page); :class:`FileProblem` says why there are none."""
+def read_file(path: Path, entry: RegisteredFile, progress: bool = False) -> tuple[list[Document], list[str]]:
+    """The documents of one file (one per PDF page) and one line per part left out and why.
+
+    :class:`FileProblem` says why there are none.
+    """
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise FileProblem(f"unsupported file type {path.suffix or '(none)'!r}: use {', '.join(sorted(READERS))}")
@@ -220,15 +241,17 @@ def read_file(path: Path, entry: RegisteredFile) -> list[Document]:
         raise FileProblem(f"cannot be read ({exc.strerror or exc})") from None
     if not raw.strip():
         raise FileProblem("empty file")
+    parts = reader(path, raw, progress)
     documents = [
         Document(doc_id=f"{entry.stem}-p{part.page}" if part.page else entry.stem, title=part.title, text=part.text,
                  source=entry.source, date=part.date, doc_type=path.suffix.lower().lstrip("."),
                  allowed_groups=entry.groups, page=part.page)
-        for part in reader(path, raw) if part.text
+        for part in parts if part.text
     ]
     if not documents:
         raise FileProblem("no text in the file")
-    return documents
+    notes = [f"page {part.page}: {part.note}" if part.page else part.note for part in parts if part.note]
+    return documents, notes
 
 
 # ---------------------------------------------------------------- the registry of ingested files
@@ -316,7 +339,9 @@ def ingest_paths(paths: Sequence[str | Path], groups: Sequence[str], kb_dir: str
     """Add files or folders to the knowledge base in ``kb_dir`` (default ``RAGCOURSE_KB``), readable by ``groups``.
 
     Returns the report: ``kb``, ``files`` (in the knowledge base), ``documents``, ``chunks_embedded``,
-    ``skipped`` (new files that could not be ingested → why), ``kept`` (earlier files that can no longer be
+    ``sentences_embedded`` (for the sentence reranker, embedded now so that searching need not),
+    ``skipped`` (new files that could not be ingested → why), ``partly`` (file → the parts left out of it, e.g.
+    a scanned page, one line each), ``kept`` (earlier files that can no longer be
     read → why; their last good version stays searchable) and the counts of the index update.
     ``embedder`` replaces the configured one (tests use a fake; the knowledge base keeps one index per model).
     """
@@ -355,9 +380,10 @@ def ingest_paths(paths: Sequence[str | Path], groups: Sequence[str], kb_dir: str
     documents: dict[str, Document] = {}
     kept: dict[str, str] = {}
     failed: dict[str, str] = {}  # source → why, for the index: it keeps the last good version of these
+    partly: dict[str, list[str]] = {}  # file → the parts of it left out (a scanned page), one line each
     for name, entry in tqdm(wanted.items(), desc="Reading files", unit="file", disable=not progress, file=sys.stderr):
         try:
-            found_documents = read_file(Path(name), entry)
+            found_documents, notes = read_file(Path(name), entry, progress)
         except FileProblem as exc:
             previous = registry.get(name)
             if previous is None:
@@ -369,15 +395,23 @@ def ingest_paths(paths: Sequence[str | Path], groups: Sequence[str], kb_dir: str
             continue
         ingested[name] = entry
         documents.update((doc.doc_id, doc) for doc in found_documents)
+        if notes:
+            partly[name] = [note(name, line) for line in notes]
 
     save_registry(folder, ingested)  # before the sync: an interrupted sync then converges on the next run
     kb = KnowledgeBase.open(FOLDER_KB_NAME, folder, embedder=embedder, chroma_url=get_settings().chroma_url)
     kb.acl.load_course_users(known.users, known.groups)
     update = kb.sync(documents, failed=failed, progress=progress)
+    sentences = 0
+    if get_settings().reranker == "sentence" and embedder is None:  # a test's fake embedder has no reranker to feed
+        from .rerank import prepare
+
+        sentences = prepare(list(kb.chunks.values()), progress=progress)
     return {
         "kb": str(folder), "files": len(ingested), "documents": len(kb.documents()),
-        "chunks_embedded": update.chunks_embedded, "chunks_deleted": update.chunks_deleted,
+        "chunks_embedded": update.chunks_embedded, "sentences_embedded": sentences,
+        "chunks_deleted": update.chunks_deleted,
         "added": len(update.added), "modified": len(update.modified), "deleted": len(update.deleted),
         "permissions_only": len(update.permissions_only),
-        "skipped": skipped, "kept": kept, "seconds": round(time.perf_counter() - started, 3),
+        "skipped": skipped, "kept": kept, "partly": partly, "seconds": round(time.perf_counter() - started, 3),
     }

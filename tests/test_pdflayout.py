@@ -1,0 +1,162 @@
+"""Layout-aware PDF reading on PDFs made in the test: headings, hyphens, running headers, tables, bad pages.
+
+The documents are a shipping firm's manual, invented here; a fake embedder keeps torch out.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+from reportlab.pdfgen import canvas
+
+from ragcourse.index import FOLDER_KB_NAME, KnowledgeBase
+from ragcourse.ingest import ingest_paths
+from ragcourse.pdflayout import layout_pages
+
+HEADER = "Harbour Line Shipping - Operations Manual"
+ROWS = [("Container", "Weight", "Port"), ("C-114", "12.5 t", "Rotterdam"), ("C-220", "8.1 t", "Lisbon")]
+
+
+def manual_pdf() -> bytes:
+    """Three pages, each with the same running header and a page-number footer."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer)
+    pdf.setTitle("Operations manual")
+
+    def page(lines: list[tuple[str, float, str]], number: int) -> None:
+        pdf.setFont("Helvetica", 9)
+        pdf.drawString(72, 800, HEADER)
+        pdf.drawString(290, 30, str(number))
+        y = 740.0
+        for font, size, text in lines:
+            pdf.setFont(font, size)
+            pdf.drawString(72, y, text)
+            y -= size + 6 if size > 11 else 14
+        pdf.showPage()
+
+    body = "Helvetica", 11
+    page([("Helvetica-Bold", 18, "Loading Procedures"),
+          (*body, "Every crane shift starts with a safety check of the hooks and the cables."),
+          (*body, "The crane operator confirms the deliv-"),
+          (*body, "ery window with the harbour master before the first lift."),
+          (*body, "Loose cargo is strapped down on the quay, never on board.")], 1)
+    page([(*body, "Night lifts need a second signaller on the quay at all times."),
+          ("Helvetica-Bold", 14, "Container Weights")], 2)
+    pdf.setFont("Helvetica", 9)
+    pdf.drawString(72, 800, HEADER)
+    pdf.drawString(290, 30, "3")
+    pdf.setFont("Helvetica", 11)
+    for i, row in enumerate(ROWS):  # a page with only a table
+        for x, cell in zip((72, 250, 400), row):
+            pdf.drawString(x, 740 - 16 * i, cell)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def kb(tmp_path: Path) -> KnowledgeBase:
+    (tmp_path / "manual.pdf").write_bytes(manual_pdf())
+    embedder = FakeEmbedder("fake-layout")
+    report = ingest_paths([tmp_path / "manual.pdf"], ["all_staff"], kb_dir=tmp_path / "kb", progress=False,
+                          embedder=embedder)
+    assert report["documents"] == 3 and report["skipped"] == {}
+    return KnowledgeBase.open(FOLDER_KB_NAME, tmp_path / "kb", embedder=embedder)
+
+
+def chunk_with(kb: KnowledgeBase, words: str):  # noqa: ANN201 - a Chunk
+    return next(c for c in kb.chunks.values() if words in c.text)
+
+
+def test_headings_hyphens_running_headers_and_pages(kb: KnowledgeBase) -> None:
+    first = chunk_with(kb, "safety check")
+    assert (first.page, first.heading) == (1, "Loading Procedures")
+    assert "confirms the delivery window with the harbour master" in first.text  # the line-break hyphen joined
+    assert "Every crane shift" in first.text and "\n" not in first.text  # wrapped lines are one paragraph
+    second = chunk_with(kb, "second signaller")
+    assert (second.page, second.heading) == (2, "Loading Procedures")  # the section carries over the page break
+    assert all(HEADER not in c.text and HEADER not in c.heading for c in kb.chunks.values())
+    assert all(c.text.strip() not in {"1", "2", "3"} for c in kb.chunks.values())  # page-number footers dropped
+
+
+def test_a_table_only_page_keeps_its_rows_whole_under_the_running_section(kb: KnowledgeBase) -> None:
+    table = chunk_with(kb, "C-114")
+    assert table.page == 3
+    assert table.heading == "Loading Procedures — Container Weights"
+    assert table.text.splitlines() == ["| " + " | ".join(row) + " |" for row in ROWS]
+
+
+def test_a_hyphen_the_document_writes_elsewhere_is_kept() -> None:
+    def lines(*texts: str) -> list[tuple[str, float, str]]:
+        return [(text, 11.0, "/Serif") for text in texts]
+
+    pages = [FakePage(lines("Members see an in-network doctor first.", "Ask for an in-",
+                            "network clinic, or a pre-", "approved one.", "Claims are filed yearly."))]
+    text = layout_pages(pages).pages[0].markdown
+    assert "Ask for an in-network clinic, or a preapproved one." in text
+
+
+class FakePage:
+    """Stands in for a pypdf page: feeds (text, size, font) lines to the text visitor, 14 points apart."""
+
+    def __init__(self, lines: list[tuple[str, float, str]]) -> None:
+        self.lines = lines
+
+    def extract_text(self, visitor_text) -> str:  # noqa: ANN001 - the visitor callback
+        for i, (text, size, font) in enumerate(self.lines):
+            visitor_text(text + "\n", [1, 0, 0, 1, 0, 0], [1, 0, 0, 1, 72, 700 - 14 * i], {"/BaseFont": font}, size)
+        return ""
+
+
+def test_fonts_without_sizes_still_give_bold_headings_and_say_so() -> None:
+    pages = [FakePage([("Route planning", 0.0, "/Sans-Bold"), ("Ships leave at dawn.", 0.0, "/Sans"),
+                       ("Tides decide the hour.", 0.0, "/Sans")])]
+    layout = layout_pages(pages)
+    assert not layout.sized
+    assert layout.pages[0].markdown.splitlines()[0] == "# Route planning"
+
+
+def test_scanned_page_is_left_out_with_one_line_and_the_rest_is_ingested(tmp_path: Path, capsys) -> None:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer)
+    pdf.drawString(72, 720, "Pallets are stacked three high in bay four.")
+    pdf.showPage()
+    pdf.rect(72, 400, 300, 200, fill=1)  # an image-only page, like a scan without OCR
+    pdf.showPage()
+    pdf.drawString(72, 720, "Forklift keys hang in the dispatch office.")
+    pdf.showPage()
+    pdf.save()
+    (tmp_path / "bays.pdf").write_bytes(buffer.getvalue())
+
+    report = ingest_paths([tmp_path / "bays.pdf"], ["all_staff"], kb_dir=tmp_path / "kb", progress=True,
+                          embedder=FakeEmbedder("fake-scan"))
+
+    assert report["documents"] == 2 and report["skipped"] == {}
+    [(name, notes)] = report["partly"].items()
+    assert notes == ["page 2: no text layer (a scan or a picture): run OCR on it to include it"]
+    assert f"{name}: page 2: no text layer" in capsys.readouterr().err
+
+
+def test_a_thousand_page_pdf_is_read_with_progress_and_keeps_what_was_ingested(tmp_path: Path, capsys) -> None:
+    embedder = FakeEmbedder("fake-big")
+    (tmp_path / "first.txt").write_text("The ferry timetable changes in October.\n")
+    ingest_paths([tmp_path / "first.txt"], ["all_staff"], kb_dir=tmp_path / "kb", progress=False, embedder=embedder)
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer)
+    for number in range(1, 1001):
+        pdf.drawString(72, 720, f"Berth {number} is assigned to vessel V{number}.")
+        pdf.showPage()
+    pdf.save()
+    (tmp_path / "berths.pdf").write_bytes(buffer.getvalue())
+
+    report = ingest_paths([tmp_path / "berths.pdf"], ["all_staff"], kb_dir=tmp_path / "kb", progress=True,
+                          embedder=embedder)
+
+    assert (report["files"], report["documents"]) == (2, 1001)
+    assert "Reading berths.pdf" in capsys.readouterr().err  # a page progress bar for a long PDF
+    kb = KnowledgeBase.open(FOLDER_KB_NAME, tmp_path / "kb", embedder=embedder)
+    assert kb.chunks["berths-p1000:000"].text == "Berth 1000 is assigned to vessel V1000."
+    assert any(c.doc_id == "first" for c in kb.chunks.values())
