@@ -86,6 +86,10 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
 #: document 14th in one process and miss it in the next. For collections of a few thousand chunks a wide search
 #: is still fast, and a notebook's output no longer changes from run to run.
 EF_SEARCH = 1000
+#: Similarities equal to this many digits are a tie, broken by chunk id. Chroma returns tied (or float-noise close)
+#: chunks in the order its index happens to hold them, which depends on how the index was built; sorting by id makes
+#: a notebook's ranking the same for a fresh index and an updated one.
+TIE_DIGITS = 6
 
 
 class VectorStore:
@@ -151,4 +155,5 @@ class VectorStore:
         where = {"doc_id": {"$in": sorted(doc_ids)}} if doc_ids is not None else None
         result = self._collection.query(query_embeddings=[np.asarray(vector, dtype=np.float32)], n_results=k,
                                         where=where, include=["distances"])
-        return [(cid, 1.0 - float(dist)) for cid, dist in zip(result["ids"][0], result["distances"][0], strict=True)]
+        hits = [(cid, 1.0 - float(dist)) for cid, dist in zip(result["ids"][0], result["distances"][0], strict=True)]
+        return sorted(hits, key=lambda hit: (-round(hit[1], TIE_DIGITS), hit[0]))

@@ -64,10 +64,43 @@ def test_short_names_and_length_mismatches_are_rejected(tmp_path: Path):
         VectorStore("unit", path=tmp_path).upsert(CHUNKS, vectors(2))
 
 
+def test_tied_chunks_come_back_in_chunk_id_order_whatever_the_insertion_order(tmp_path: Path):
+    v = vectors(3)
+    twins = [chunk("delta", p) for p in (2, 0, 1)]  # inserted out of order, all with the same vector
+    for name, order in (("forward", [0, 1, 2]), ("reverse", [2, 1, 0])):
+        store = VectorStore(name, path=tmp_path / name)
+        for i in order:
+            store.upsert([twins[i]], v[:1])
+        store.upsert(CHUNKS[:1], v[1:2])
+        assert [cid for cid, _ in store.query(v[0], 4)] == ["delta:000", "delta:001", "delta:002", "alpha:000"]
+
+
 def free_port() -> int:
+    """A port that was free a moment ago (another process may take it first: the fixture then retries)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _start_chroma(cli: str, folder: Path, log_path: Path) -> tuple[subprocess.Popen, int] | None:
+    """Start a server and wait (bounded) until it accepts connections; None if it exited (e.g. its port was taken)."""
+    port = free_port()
+    with log_path.open("w") as log:
+        process = subprocess.Popen([cli, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(folder)],
+                                   stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 300  # a bound against hanging on a busy machine, not a speed check
+    while process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except OSError:
+            if time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"the chroma server did not accept connections in 300 s: {log_path.read_text()[-500:]}")
+            time.sleep(0.2)
+            continue
+        if process.poll() is None:  # the server that answered is ours, not one that got the port first
+            return process, port
+    return None
 
 
 @pytest.fixture
@@ -75,25 +108,23 @@ def chroma_server(tmp_path: Path):
     cli = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
     if not Path(cli).exists():
         pytest.skip("the chroma CLI is not installed")
-    port = free_port()
-    log = (tmp_path / "chroma.log").open("w")
-    process = subprocess.Popen([cli, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(tmp_path / "db")],
-                               stdout=log, stderr=subprocess.STDOUT)
+    log = tmp_path / "chroma.log"
+    for _ in range(3):
+        started = _start_chroma(cli, tmp_path / "db", log)
+        if started:
+            break
+    else:
+        pytest.fail(f"the chroma server exited three times: {log.read_text()[-500:]}")
+    process, port = started
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the chroma server did not start: {(tmp_path / 'chroma.log').read_text()[-500:]}")
-                time.sleep(0.2)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=30)
-        log.close()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def test_server_store(chroma_server: str):
