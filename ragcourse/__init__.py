@@ -4,6 +4,7 @@ The names below are the ones the notebooks use; each lives in a module named aft
 concept (see the README's module list).
 """
 
+from . import embeddings, offline
 from .agent import agentic_rag
 from .calculator import calculate
 from .config import get_settings
@@ -14,6 +15,9 @@ from .llm import banner, chat_model, get_client
 from .pipeline import search_knowledge_base, simple_rag
 from .reflection import reflective_rag
 from .routing import rag, route_question
+
+#: The offline model compares meanings with the course's cached embedder; it never imports it (layering).
+offline.meaning.use_by_default(embeddings.embed)
 
 __version__ = "0.1.0"
 

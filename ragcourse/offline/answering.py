@@ -31,11 +31,11 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
+from .meaning import embed
 from .messages import Block
 from .questions import analyse
 from .text import (
+    MONTHS,
     Period,
     anchors,
     find_periods,
@@ -145,12 +145,6 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
     return result
 
 
-def _embed(texts: list[str]) -> np.ndarray:
-    from ..embeddings import get_embedder
-
-    return get_embedder().embed(texts)
-
-
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     """Every sentence scored against the question, best first."""
     if not sentences:
@@ -161,7 +155,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
     subject = {t for t in weights if t not in wanted and t != CAUSE_TERM}
     span = len(wanted & set(month_terms())) > 1  # "October to December": a sentence about Q4 covers them
-    vectors = _embed([question, *(s.text for s in sentences)])
+    vectors = embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
     scored = []
     for sentence, semantic in zip(sentences, similarities, strict=True):
@@ -194,6 +188,22 @@ asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|pr
                            re.I).search
 
 
+#: What a sentence must hold to answer "where ...?" (a place: "at 18 Pier Street", "in Lyon") or "when ...?"
+#: (a date, a time, a weekday, a period); other questions take any supporting sentence.
+_ANSWER_SHAPES = (
+    (re.compile(r"^\s*where\b", re.I), re.compile(r"\b(?:at|in|on|near|from|to|inside|outside)\s+(?:the\s+)?(?:\d|[A-Z])|"
+                                                 r"\b(?:floor|room|building|street|road|avenue|site|office)\b", re.I)),
+    (re.compile(r"^\s*(?:when|since when|what (?:time|date|day|year))\b", re.I),
+     re.compile(rf"\d|\b(?:{'|'.join(MONTHS)}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|"
+                r"monthly|yearly|annually|morning|evening|noon|midnight|quarter|week|month|year)s?\b", re.I)),
+)
+
+
+def has_answer_shape(question: str, sentence: str) -> bool:
+    """Whether the sentence holds the kind of thing a "where" or "when" question asks for."""
+    return all(shape.search(sentence) for asks, shape in _ANSWER_SHAPES if asks.search(question))
+
+
 def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,
            needs_number: bool | None = None, exclude: Collection[str] = ()) -> list[Scored]:
     """The supporting sentences worth quoting, in reading order (empty when nothing supports an answer).
@@ -207,6 +217,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
     if asks_quantity(question) if needs_number is None else needs_number:
         supporting = [s for s in supporting if numbers(s.sentence.text)]
+    supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     if not supporting:
         return []
     limit = limit or sentence_budget(question)

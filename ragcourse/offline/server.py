@@ -12,14 +12,16 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .meaning import EmbedFunction, using
 from .model import error, handle
 
 
 class OfflineServer:
     """A running server; use as a context manager or call :meth:`close`."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, api_key: str | None = None) -> None:
-        self._httpd = ThreadingHTTPServer((host, port), _handler(api_key))
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, api_key: str | None = None,
+                 embed: EmbedFunction | None = None) -> None:
+        self._httpd = ThreadingHTTPServer((host, port), _handler(api_key, embed))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="ragcourse-offline-server", daemon=True)
         self._thread.start()
@@ -42,7 +44,7 @@ class OfflineServer:
         self.close()
 
 
-def _handler(api_key: str | None) -> type[BaseHTTPRequestHandler]:
+def _handler(api_key: str | None, embed: EmbedFunction | None) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -52,7 +54,8 @@ def _handler(api_key: str | None) -> type[BaseHTTPRequestHandler]:
             if api_key and self.headers.get("Authorization") != f"Bearer {api_key}":
                 status, payload = error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
             else:
-                status, payload = handle(self.command, self.path, body)
+                with using(embed):
+                    status, payload = handle(self.command, self.path, body)
             data = json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -68,6 +71,8 @@ def _handler(api_key: str | None) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def serve(host: str = "127.0.0.1", port: int = 0, api_key: str | None = None) -> OfflineServer:
-    """Start the offline model on ``host:port`` (0 picks a free port) in a background thread."""
-    return OfflineServer(host, port, api_key)
+def serve(host: str = "127.0.0.1", port: int = 0, api_key: str | None = None,
+          embed: EmbedFunction | None = None) -> OfflineServer:
+    """Start the offline model on ``host:port`` (0 picks a free port) in a background thread; ``embed`` is the
+    embedding function it compares meanings with (e.g. ``ragcourse.embeddings.embed``)."""
+    return OfflineServer(host, port, api_key, embed)

@@ -1,10 +1,26 @@
-"""Understanding the tools a request offers, from their names and descriptions only.
+"""Understanding the tools a request offers, from their schemas: descriptions and parameters, never names.
 
-The offline model knows four kinds of tool, and recognises them the way a reader would:
-by the words in the tool's name and description ("knowledge base", "calculate",
-"shipment", "public web" ...). Whatever a tool is called, the best-matching tool of each
-kind is used, and its JSON-schema parameters are filled by their names and descriptions
-(a "query", an "expression", a "customer", a start or end "date").
+The offline model knows four roles a tool can play (:data:`ROLES`): searching internal
+documents, calculating, looking up records such as orders, and searching the public web.
+A tool's role is decided the way a reader of its schema would:
+
+1. its description (or, without one, its parameters' descriptions) is compared by *meaning*
+   with short descriptions of each kind of work (cosine similarity of the embedding model's
+   vectors; both sides are remembered, so a request pays only for tools it has not sent before);
+2. tools that look things up are told apart by *where* they look: the description's similarity
+   to "the public internet" minus its similarity to "internal documents" adds to the web role
+   and takes from the search role (MiniLM puts "search the internet" and "search our documents"
+   close together; the difference of the two separates them);
+3. its parameters add evidence of their own (:data:`PARAMETER_HINTS`): an ``expression``
+   is for calculating, a ``customer`` or ``order_id`` for looking up records, a ``url``
+   for the web, a free-text ``query`` for searching;
+4. roles are handed out best match first, one tool per role and one role per tool; a tool
+   that matches no role well is left alone, except that without any search tool the best
+   tool with a free-text parameter is used to search.
+
+The function's name plays no part: a tool called ``calc`` or ``zeta`` is what its schema says.
+Its JSON-schema parameters are then filled by their names and descriptions (a "query", an
+"expression", a "customer", a start or end "date").
 """
 
 from __future__ import annotations
@@ -14,17 +30,38 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+import numpy as np
+
 from .dates import period_range, relative_range
+from .meaning import embed_remembered
 from .text import STOPWORDS
 
-#: Words that reveal each kind of tool; a hit in the tool's name counts double.
-ROLE_WORDS: dict[str, tuple[str, ...]] = {
-    "search": ("knowledge base", "knowledge", "internal", "company document", "documents", "policies", "reports",
-               "intranet", "search"),
-    "calculator": ("calculat", "arithmetic", "math", "expression", "compute", "evaluat", "formula"),
-    "orders": ("order", "shipment", "shipping", "delivery", "deliveries", "logistic", "tracking", "carrier"),
-    "web": ("web", "internet", "public", "online", "news", "external", "market"),
+#: Kinds of work, each in a few plain phrasings (compared by meaning with a tool's description).
+WORK: dict[str, tuple[str, ...]] = {
+    "finding": ("Search documents for a fact.", "Search the knowledge base.",
+                "Find passages in a handbook, wiki, manual or internal files that answer a question.",
+                "Retrieve relevant text for a query.", "Search the internet.",
+                "Search the public web for news and websites."),
+    "calculating": ("Calculate the result of a math expression.",
+                    "Do arithmetic: add, subtract, multiply, divide numbers."),
+    "records": ("Look up a customer's orders and their shipping or delivery status.",
+                "Get a record from a database by its id, customer name, status or date."),
 }
+#: Where a finding tool looks: public (the web role) or internal (the search role).
+PLACES: dict[str, tuple[str, ...]] = {
+    "public": ("the public internet: web pages, online news, search engines", "the open web"),
+    "internal": ("our own internal documents, files, handbook, wiki, archive", "private company records"),
+}
+ROLES = ("search", "calculator", "orders", "web")
+#: Parameter names that are evidence for a role, and how much.
+PARAMETER_HINTS: dict[str, tuple[str, float]] = {
+    "search": (r"query|question|keywords?|search|topic|terms?", 0.1),
+    "calculator": (r"expr(?:ession)?|formula|equation|math|calculation", 0.3),
+    "orders": (r"customer|client|order|account|status|tracking|shipment|placed|booking|record_?id", 0.15),
+    "web": (r"url|site|domain|website", 0.2),
+}
+#: Below this score a tool is not taken for a role.
+MIN_ROLE_SCORE = 0.3
 
 
 @dataclass(frozen=True)
@@ -38,35 +75,83 @@ class Tool:
 
     @property
     def properties(self) -> dict[str, Any]:
-        return self.parameters.get("properties", {}) or {}
+        properties = self.parameters.get("properties", {}) if isinstance(self.parameters, dict) else {}
+        return properties if isinstance(properties, dict) else {}
 
 
-def _role_score(role: str, name: str, description: str) -> int:
-    name_words = name.replace("_", " ").replace("-", " ").lower()
-    text = description.lower()
-    return sum(2 * (w in name_words) + (w in text) for w in ROLE_WORDS[role])
+def function_of(spec: dict[str, Any]) -> dict[str, Any]:
+    """The ``function`` part of a tool spec (or the spec itself, for the flat form some clients send)."""
+    function = spec.get("function", spec) if isinstance(spec, dict) else {}
+    return function if isinstance(function, dict) else {}
+
+
+def _parameter_evidence(role: str, function: dict[str, Any]) -> float:
+    pattern, weight = PARAMETER_HINTS[role]
+    properties = Tool("", "", "", function.get("parameters") or {}).properties
+    return weight if any(re.search(pattern, key, re.I) for key in properties) else 0.0
+
+
+def _about(function: dict[str, Any]) -> str:
+    """What the tool says it does: its description, or else its parameters' descriptions."""
+    description = str(function.get("description") or "").strip()
+    if description:
+        return description
+    properties = Tool("", "", "", function.get("parameters") or {}).properties
+    return " ".join(str(p.get("description") or "") for p in properties.values() if isinstance(p, dict)).strip()
+
+
+def _closeness(vectors: np.ndarray, phrases: tuple[str, ...]) -> np.ndarray:
+    """Each vector's similarity to the closest of the phrases."""
+    return (vectors @ embed_remembered(list(phrases)).T).max(axis=1)
+
+
+def role_scores(tools: list[dict[str, Any]]) -> np.ndarray:
+    """One row per tool, one column per role in :data:`ROLES`: meaning plus parameter evidence."""
+    functions = [function_of(spec) for spec in tools]
+    texts = [_about(f) for f in functions]
+    scores = np.zeros((len(tools), len(ROLES)), dtype=np.float32)
+    described = [i for i, text in enumerate(texts) if text]
+    if described:
+        vectors = embed_remembered([texts[i] for i in described])
+        finding = _closeness(vectors, WORK["finding"])
+        public = _closeness(vectors, PLACES["public"]) - _closeness(vectors, PLACES["internal"])
+        scores[described] = np.stack([finding - public, _closeness(vectors, WORK["calculating"]),
+                                      _closeness(vectors, WORK["records"]), finding + public], axis=1)
+    for i, function in enumerate(functions):
+        scores[i] += [_parameter_evidence(role, function) for role in ROLES]
+    return scores
 
 
 def classify(tools: list[dict[str, Any]]) -> dict[str, Tool]:
     """The best tool for each role among the offered function tools (roles without a tool are absent).
 
-    Roles are handed out best match first, one tool per role and one role per tool: "web_search" reads as a
+    Roles are handed out best match first, one tool per role and one role per tool: a web search reads as a
     search tool too, but once the knowledge base has taken that role it is still the best web tool.
     """
-    pairs = []
-    for index, spec in enumerate(tools):
-        function = spec.get("function", spec)
-        name, description = function.get("name", ""), function.get("description", "") or ""
-        pairs += [(_role_score(role, name, description), -index, role, function) for role in ROLE_WORDS]
+    if not tools:
+        return {}
+    scores = role_scores(tools)
+    pairs = sorted(((float(scores[i, r]), -i, role, i) for i in range(len(tools)) for r, role in enumerate(ROLES)),
+                   reverse=True)
     chosen: dict[str, Tool] = {}
-    taken: set[str] = set()
-    for score, _, role, function in sorted(pairs, key=lambda pair: pair[:2], reverse=True):
-        name = function.get("name", "")
-        if score == 0 or role in chosen or name in taken:
+    taken: set[int] = set()
+    for value, _, role, i in pairs:
+        if value < MIN_ROLE_SCORE or role in chosen or i in taken:
             continue
-        chosen[role] = Tool(name, role, function.get("description", "") or "", function.get("parameters", {}) or {})
-        taken.add(name)
+        chosen[role] = _tool(tools[i], role)
+        taken.add(i)
+    if "search" not in chosen:  # a tool that takes free text, whatever it says it does, is the best way to look
+        free = [i for i in range(len(tools)) if i not in taken and _takes_text(_tool(tools[i], "search"))]
+        if free:
+            chosen["search"] = _tool(tools[max(free, key=lambda i: scores[i, 0])], "search")
     return chosen
+
+
+def _tool(spec: dict[str, Any], role: str) -> Tool:
+    function = function_of(spec)
+    parameters = function.get("parameters") or {}
+    return Tool(str(function.get("name", "")), role, str(function.get("description") or ""),
+                parameters if isinstance(parameters, dict) else {})
 
 
 def _main_text_parameter(tool: Tool) -> str | None:
@@ -75,8 +160,15 @@ def _main_text_parameter(tool: Tool) -> str | None:
     for key in props:
         if re.search(r"query|question|expression|expr|formula|text|search|keywords|input", key, re.I):
             return key
-    required = [k for k in tool.parameters.get("required", []) if props.get(k, {}).get("type", "string") == "string"]
+    required = [k for k in tool.parameters.get("required", []) or [] if isinstance(props.get(k), dict)
+                and props[k].get("type", "string") == "string"]
     return required[0] if required else next(iter(props), None)
+
+
+def _takes_text(tool: Tool) -> bool:
+    key = _main_text_parameter(tool)
+    return key is not None and isinstance(tool.properties[key], dict) and \
+        tool.properties[key].get("type", "string") == "string"
 
 
 def text_arguments(tool: Tool, text: str) -> dict[str, Any]:
@@ -135,3 +227,19 @@ def _status(schema: dict[str, Any], question: str) -> str:
         if m and not m[1]:
             return value
     return ""
+
+
+_ARITHMETIC = re.compile(r"[-+(]*\d[\d.,]*%?(?:\s*[-+*/×÷^]\s*[-+(]*\d[\d.,]*%?\)*)+")
+
+
+def forced_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
+    """Arguments for a call the request insists on (``tool_choice`` "required" or the tool's name) when the policy
+    had none to make: the question (or, for a calculator, the arithmetic written in it) in the free-text
+    parameter, and every other parameter read from the question as for an orders tool."""
+    args = order_arguments(tool, question, today) if tool.role == "orders" else {}
+    arithmetic = _ARITHMETIC.search(question) if tool.role == "calculator" else None
+    text = arithmetic[0].replace("×", "*").replace("÷", "/").replace(",", "") if arithmetic else question
+    key = _main_text_parameter(tool)
+    if key and key not in args and _takes_text(tool):
+        args[key] = text
+    return args
