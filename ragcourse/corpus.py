@@ -25,7 +25,8 @@ QUESTION_TYPES = ("factual", "comparison", "causal", "multi_hop", "calculation",
                   "contract_review", "web", "unanswerable", "permission_denied")
 #: Question types that need more than one retrieval or a calculation.
 #: Tune on ``dev``; ``test`` is only ever reported (see data/README.md for how questions were assigned).
-SPLITS = ("dev", "test")
+#: ``fresh``: a set of new questions kept outside the repository and looked at once per round (see ``eval --questions``).
+SPLITS = ("dev", "test", "fresh")
 COMPOSITE_TYPES = ("comparison", "causal", "multi_hop", "calculation", "contract_review")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DOC_FIELDS = ("id", "title", "date")

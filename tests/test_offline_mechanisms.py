@@ -293,3 +293,35 @@ def test_a_share_divides_the_part_by_the_whole():
     texts = {"2022": "In 2022 the tuition fees came to $400,000.", "Q4 2022": "In Q4 2022 the tuition fees were $90,000."}
     passages = {q: f"[T{i}] Fees\n{texts[side]}" for i, (side, q) in enumerate(zip(analysed.sides, analysed.side_queries()))}
     assert _calculation_after_searches(question, passages) == "90000 / 400000 * 100"
+
+
+def test_a_measure_in_other_words_than_the_document_is_bound_by_meaning():
+    blocks = [Block("travel.md", "Kessler Freight travel rules 2023",
+                    "In 2023 drivers using their own vehicle were reimbursed at $0.45 per mile. "
+                    "In 2023 the depot canteen served 12,000 meals.")]
+    found = find_quantity("2023", "private car rate", blocks)
+    assert found is not None and found.text == "$0.45"
+    assert find_quantity("2023", "forklift battery life", blocks) is None
+
+
+def test_the_computed_comparison_comes_first_and_cites_its_sources():
+    question = "How did the bakery's flour cost change from Q1 2022 to Q2 2022?"
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    passages = {"Q1 2022 bakery flour cost": "[B1] Costs Q1 2022\nIn Q1 2022 the bakery's flour cost was $3,200.",
+                "Q2 2022 bakery flour cost": "[B2] Costs Q2 2022\nIn Q2 2022 the bakery's flour cost was $3,650."}
+    observed = [(name, args, passages[args["query"]]) for name, args in first]
+    (name, args), = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    answer = decide(conversation(question, [*observed, (name, args, f"{args['expression']} = 450")]),
+                    [SEARCH, CALCULATOR]).content
+    assert answer.startswith("Q2 2022 ($3,650) is higher than Q1 2022 ($3,200): a difference of $450 "
+                             "(3650 - 3200 = 450) [B1] [B2]. In Q1 2022")
+    assert answer.count("In Q2 2022 the bakery's flour cost was $3,650") == 1
+
+
+def test_a_thing_known_by_what_it_did_is_found_first_then_asked_about_by_name():
+    question = "What discount did the customer that postponed its ferry booking get?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    assert [args["query"] for _, args in first] == ["customer postponed ferry booking"]
+    observed = [(*first[0], "[S1] Bookings log\nIn March, Halvard Logistics postponed its ferry booking to May.")]
+    follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert [args["query"] for _, args in follow_up] == ["Halvard Logistics discount customer"]

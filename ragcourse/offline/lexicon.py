@@ -69,10 +69,15 @@ def _vector(text: str) -> np.ndarray:
     return _embed([text])[0]
 
 
+def similarity(a: str, b: str) -> float:
+    """Cosine of two texts' meanings (-1 to 1)."""
+    return float(_vector(a) @ _vector(b)) if a and b else 0.0
+
+
 def closest(phrase: str, options: Sequence[str], minimum: float = 0.5) -> tuple[int, float]:
     """The index of the option closest in meaning to ``phrase`` and its cosine (index -1 below ``minimum``)."""
     if not phrase or not options:
         return -1, 0.0
-    similarities = np.array([float(_vector(option) @ _vector(phrase)) for option in options])
+    similarities = np.array([similarity(option, phrase) for option in options])
     best = int(similarities.argmax())
     return (best if similarities[best] >= minimum else -1), float(similarities[best])

@@ -11,10 +11,11 @@ in Q2 2024" gives 45.2% for Q3 and 42.1% for Q2).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
+from .lexicon import similarity
 from .messages import Block, parse_blocks
 from .text import (
     Period,
@@ -141,6 +142,32 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
+    return best[1] if best else _by_meaning(side, subject, blocks)
+
+
+#: How close in meaning a sentence must be to the measure when it shares no word with it ("own car" for "mileage").
+MIN_MEANING = 0.4
+
+
+def _by_meaning(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
+    """The number of the side's sentence closest in meaning to ``subject``, for a measure written in other words
+    than the documents use; in that sentence the number of the side's period (or next to the side's name)."""
+    side_anchors, side_periods = anchors(side), find_periods(side)
+    side_words = set(terms(side)) - side_anchors if not side_periods else set()
+    best: tuple[float, Quantity] | None = None
+    for sentence in sentences_of(blocks):
+        known = sentence.terms | sentence.title_terms
+        if not side_anchors <= sentence.anchors or not side_words <= known or not numbers(sentence.text):
+            continue
+        meaning = similarity(subject, sentence.text)
+        if meaning < MIN_MEANING or (best and meaning <= best[0]):
+            continue
+        text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
+        for match in numbers(text):
+            if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
+                continue
+            best = (meaning, Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence))
+            break
     return best[1] if best else None
 
 
@@ -166,9 +193,10 @@ def quoted(query: str, observation: str, limit: int, needs_number: bool | None =
     return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit, needs_number, exclude)]
 
 
-def compose(sentences: list[Sentence], extra: list[str]) -> str:
-    """Cited sentences (without repeats) followed by extra lines (calculations, other systems, gaps)."""
+def compose(sentences: list[Sentence], extra: list[str], lead: Sequence[str] = ()) -> str:
+    """The direct answer first (``lead``: the comparison and its computed figure), then the cited sentences that
+    support it (each once), then extra lines (other systems, what could not be found)."""
     seen: dict[str, str] = {}
     for sentence in sentences:
         seen.setdefault(sentence.text, cite(sentence))
-    return " ".join([*seen.values(), *extra]).strip()
+    return " ".join(dict.fromkeys([*lead, *seen.values(), *extra])).strip()

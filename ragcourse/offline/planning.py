@@ -340,7 +340,7 @@ class Policy:
     def answer(self) -> str:
         """Cited sentences from every observation, the calculation, and what could not be found."""
         q, roles = self.q, {tool.name: role for role, tool in self.tools.items()}
-        sentences, extra, missing = [], [], []
+        sentences, extra, missing, lead = [], [], [], []  # lead: the computed answer, said first
         measured = self.measured_quantities()
         side_queries = set(q.side_queries())
         for measure, quantities in measured.items():
@@ -369,13 +369,21 @@ class Policy:
                 elif not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)
             elif role == "calculator":
-                extra.append(self._calculation_line(call, measured))
+                lead.append(self._cited(self._calculation_line(call, measured), measured))
             elif call.result.strip():
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         missing = [m for m in missing if m not in on_web]
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
-        return compose(sentences, [e for e in extra if e]) or REFUSAL
+        return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
+
+    def _cited(self, line: str, measured: dict[str, dict[str, Quantity]]) -> str:
+        """A calculation line with the sources of the numbers it used: "... (45.2 - 42.1 = 3.1) [q3.md] [q2.md]."."""
+        labels = [x.sentence.label for quantities in measured.values() for x in quantities.values()
+                  if x.text in line]
+        if not line or not labels:
+            return line
+        return line.rstrip(".") + " " + " ".join(f"[{label}]" for label in dict.fromkeys(labels)) + "."
 
     def change_sentences(self, side_queries: set[str], exclude: set[str], limit: int = 3) -> list[Sentence]:
         """For "how did X change between A and B?": the sentences of the sides' passages that state a change

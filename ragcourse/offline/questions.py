@@ -422,6 +422,10 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
+#: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
+_RELATIVE = re.compile(r"\b(?:the|a|an|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which)\s+((?:[\w$%.,-]+\s+){0,8}?"
+                       r"[\w$%-]+?)(?=\s*(?:[,?;]|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
+                       r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b", re.I)
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
@@ -484,6 +488,12 @@ def analyse(question: str, today: date | None = None) -> Question:
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
+    parts = tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text])
+    referring = tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
+    relative = _RELATIVE.search(text) if not (sides or bridge or referring or context) else None
+    if relative:  # "where is the supplier that delivered the flour late located?": find the supplier, then ask
+        rest = key_phrase(_with_years(text[:relative.end(1)] + text[relative.end():], periods))
+        parts, referring = (key_phrase(_with_years(f"{relative[1]} {relative[2]}", periods)), rest), (rest,)
     total = bool(_TOTAL.search(text))
     operation = _operation(text, sides, total)
     analysed = Question(
@@ -491,9 +501,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
         direction=_direction(text), percent=bool(_PERCENT.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
-        parts=tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text]),
+        parts=parts,
         orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)),
-        source=scope, referring=tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods)),
+        source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
         operation=operation)
