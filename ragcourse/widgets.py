@@ -71,7 +71,8 @@ def trace_text(result: RagResult) -> str:
         summary = f"→ {len(step.passages)} passages" if step.passages else _clip(first, 160)
         lines.append(f"{number:>2}. [{step.kind}] {call} {summary}".rstrip())
         lines.extend(f"      [{p.label}] {p.title}" for p in step.passages)
-    cited = ", ".join(c.source for c in result.citations) or "none"
+    cited = ", ".join(dict.fromkeys(f"{c.source}#page={c.page}" if c.page else c.source
+                                    for c in result.citations)) or "none"  # each page once, with its page
     lines += ["", result.answer, "", f"citations: {cited}",
               f"LLM calls: {result.usage.llm_calls} · tokens: {result.usage.total_tokens} · {result.seconds:.1f} s"]
     return "\n".join(lines)
