@@ -147,6 +147,17 @@ def scifact_figures() -> dict[str, dict[str, float]] | None:
     return run_scifact(folder, progress=False)
 
 
+def northwind_figures() -> dict | None:
+    """The Northwind benchmark (:mod:`ragcourse.northwind`), or None when its dataset is not beside the project."""
+    from .northwind import northwind_folder, run_northwind
+
+    try:
+        folder = northwind_folder()
+    except CourseError:
+        return None
+    return run_northwind(folder)
+
+
 def collect(quick: bool = False) -> dict:
     """Run every benchmark; ``quick`` skips course execution and SciFact (the two slow ones)."""
     from .corpus import course
@@ -170,6 +181,7 @@ def collect(quick: bool = False) -> dict:
             result["course execution s"] = {"cold": course_execution(Path(cache)),
                                             "warm": course_execution(Path(cache))}
         result["scifact"] = scifact_figures()
+        result["northwind"] = northwind_figures()
     return result
 
 
@@ -212,11 +224,25 @@ def markdown(r: dict) -> str:
         from .beir import format_table
 
         lines += ["", "SciFact (BEIR test split, 300 queries, 5,183 abstracts):", "", format_table(r["scifact"])]
+    if r.get("northwind"):
+        from .northwind import format_table as northwind_table
+
+        lines += ["", "Northwind (six real benefit-plan PDFs, 50 questions; dev = even lines, test = odd lines):", "",
+                  northwind_table(r["northwind"])]
     return "\n".join(lines)
 
 
-def run_bench(as_json: bool = False, quick: bool = False) -> dict:
-    """Collect, print (Markdown or JSON) and keep a copy in the cache for the README."""
+def run_bench(as_json: bool = False, quick: bool = False, northwind_only: bool = False) -> dict:
+    """Collect, print (Markdown or JSON) and keep a copy in the cache for the README.
+
+    ``northwind_only`` runs the Northwind benchmark alone (it takes minutes: every question in two modes).
+    """
+    if northwind_only:
+        from .northwind import format_table, run_northwind
+
+        result = run_northwind(progress=not as_json)
+        print(json.dumps(result, indent=2) if as_json else format_table(result))
+        return result
     result = collect(quick)
     (get_settings().cache_dir / "bench.json").write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2) if as_json else markdown(result))

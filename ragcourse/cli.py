@@ -11,7 +11,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import CourseError
@@ -75,10 +77,41 @@ def run_mode(question: str, user: str | None, mode: str):  # noqa: ANN201 - a Ra
     return modes[mode](question, user)
 
 
+#: A step of ``ask`` that takes longer than this says on stderr what it is doing (a cold start takes 7-20 s).
+SLOW_STEP_SECONDS = 1.0
+
+
+@contextmanager
+def slow_step(message: str) -> Iterator[None]:
+    """Print ``message`` on stderr once, if the step is still running after :data:`SLOW_STEP_SECONDS`."""
+    if SLOW_STEP_SECONDS <= 0:
+        print(f"{message}…", file=sys.stderr, flush=True)
+        yield
+        return
+    timer = threading.Timer(SLOW_STEP_SECONDS, lambda: print(f"{message}…", file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def cmd_ask(args: argparse.Namespace) -> None:
     if not args.question.strip():
         raise CourseError("The question is empty: pass a question, e.g. ragcourse ask \"What is our address?\".")
-    result = run_mode(args.question, args.user, args.mode)
+    from .embeddings import embed
+    from .index import get_kb
+    from .pipeline import resolve_user
+    from .retrieval import clean_query
+
+    with slow_step("Opening the knowledge base (the first time builds its index)"):
+        kb = get_kb()
+    user = resolve_user(args.user, kb)  # a wrong user fails before the slow steps
+    with slow_step("Loading the embedding model"):
+        embed([clean_query(args.question)])  # the query vector the search needs first; cached afterwards
+    with slow_step("Searching and answering"):
+        result = run_mode(args.question, user, args.mode)
     if args.json:
         _print_json(result.as_dict())
         return
@@ -110,7 +143,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 def cmd_bench(args: argparse.Namespace) -> None:
     from .bench import run_bench
 
-    run_bench(as_json=args.json, quick=args.quick)
+    run_bench(as_json=args.json, quick=args.quick, northwind_only=args.northwind)
 
 
 def cmd_ingest(args: argparse.Namespace) -> None:
@@ -123,7 +156,7 @@ def cmd_ingest(args: argparse.Namespace) -> None:
         return
     print(f"{report['kb']}: {report['files']} files, {report['documents']} documents, "
           f"{report['chunks_embedded']} chunks embedded, {len(report['skipped'])} skipped, "
-          f"{len(report['kept'])} kept from earlier runs")
+          f"{len(report['partly'])} partly ingested, {len(report['kept'])} kept from earlier runs")
 
 
 def cmd_student(args: argparse.Namespace) -> None:
@@ -160,7 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--limit", type=int, help="only the first N questions")
     ev.add_argument("--questions", help="score this JSONL question file (same schema) instead of the course's set")
     bench = command("bench", cmd_bench, "Measure every performance figure of the README.")
-    bench.add_argument("--quick", action="store_true", help="skip the slow figures (course execution, SciFact)")
+    bench.add_argument("--quick", action="store_true",
+                       help="skip the slow figures (course execution, SciFact, Northwind)")
+    bench.add_argument("--northwind", action="store_true",
+                       help="only the Northwind benchmark (real PDFs in ../shared/datasets/northwind or RAGCOURSE_NORTHWIND)")
     ingest = command("ingest", cmd_ingest, "Add your own documents (PDF, Markdown, text, HTML) to a knowledge base.")
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--kb", required=True, help="folder of the knowledge base to create or update")

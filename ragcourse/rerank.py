@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from .bm25 import tokenize
-from .chunking import split_sentences
+from .chunking import Chunk, split_sentences
 from .config import get_settings
-from .embeddings import embed
+from .embeddings import embed, get_embedder
 from .errors import CourseError
 from .prompts import RERANK_SYSTEM
 from .retrieval import Hit
@@ -67,6 +69,43 @@ def _ranks(values: Sequence[float]) -> np.ndarray:
     return ranks
 
 
+def sentences(chunk: Chunk) -> list[str]:
+    """What the sentence reranker compares with the query: the chunk's heading context and each sentence."""
+    return [chunk.context, *split_sentences(chunk.text)]
+
+
+@lru_cache(maxsize=4096)
+def _sentence_matrix(model: str, texts: tuple[str, ...]) -> np.ndarray:
+    return embed(list(texts))
+
+
+def sentence_vectors(chunk: Chunk) -> np.ndarray:
+    """One row per sentence of a chunk, from the embedding cache (filled at ingest time by :func:`prepare`),
+    then kept in memory per model: a warm search reads no disk and runs no model for the candidates."""
+    return _sentence_matrix(get_embedder().name, tuple(sentences(chunk)))
+
+
+@lru_cache(maxsize=4096)
+def chunk_terms(text: str) -> frozenset[str]:
+    """The distinct BM25 terms of a chunk's text, stemmed once per process instead of once per query."""
+    return frozenset(tokenize(text))
+
+
+def prepare(chunks: Sequence[Chunk], progress: bool = False) -> int:
+    """Embed every sentence of ``chunks`` into the embedding cache now, so that the first search that reranks
+    them does not: at query time that took seconds on long chunks. Returns how many sentences were embedded."""
+    from tqdm import tqdm
+
+    texts = list(dict.fromkeys(s for chunk in chunks for s in sentences(chunk)))
+    embedder = get_embedder()
+    before = embedder.misses
+    batch = 512
+    for start in tqdm(range(0, len(texts), batch), desc="Embedding sentences for the reranker", unit="batch",
+                      disable=not (progress and len(texts) > batch), file=sys.stderr):
+        embedder.embed(texts[start:start + batch])
+    return embedder.misses - before
+
+
 class SentenceReranker:
     """Best single-sentence cosine and query-term coverage, rank-fused with the incoming order. Offline."""
 
@@ -77,20 +116,14 @@ class SentenceReranker:
 
     def sentence_scores(self, query: str, hits: Sequence[Hit]) -> list[float]:
         """Per hit, the highest cosine between the query and one of its sentences (its heading counts as one)."""
-        groups = [[h.chunk.context, *split_sentences(h.chunk.text)] for h in hits]
-        vectors = embed([query, *(s for group in groups for s in group)])
-        sims = vectors[1:] @ vectors[0]
-        best, start = [], 0
-        for group in groups:
-            best.append(float(sims[start:start + len(group)].max()))
-            start += len(group)
-        return best
+        query_vector = embed([query])[0]
+        return [float((sentence_vectors(h.chunk) @ query_vector).max()) for h in hits]
 
     @staticmethod
     def coverage(query: str, hits: Sequence[Hit]) -> list[float]:
         """Per hit, the share of the query's distinct BM25 terms it contains (BM25 rewards repeats; this does not)."""
         terms = set(tokenize(query))
-        return [len(terms & set(tokenize(h.chunk.embed_text))) / max(len(terms), 1) for h in hits]
+        return [len(terms & chunk_terms(h.chunk.embed_text)) / max(len(terms), 1) for h in hits]
 
     def rerank(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         if not hits:

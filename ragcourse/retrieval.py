@@ -93,15 +93,24 @@ def to_hits(pairs: Sequence[tuple[str, float]], chunks: Mapping[str, Chunk], ret
     return hits
 
 
+def _restriction(kb: SearchableKB, visible: Collection[str]) -> Collection[str] | None:
+    """``visible``, or None when it holds every document of the index: a filter that keeps everything changes
+    no result but made the vector query four times slower (Northwind, 958 chunks: 27 ms → 6 ms, machine busy)."""
+    return None if {c.doc_id for c in kb.chunks.values()} <= set(visible) else visible
+
+
 def _dense(kb: SearchableKB, vector: np.ndarray, visible: Collection[str], k: int, name: str) -> list[Hit]:
-    return to_hits(kb.store.query(vector, k, doc_ids=visible), kb.chunks, name) if visible else []
+    if not visible:
+        return []
+    return to_hits(kb.store.query(vector, k, doc_ids=_restriction(kb, visible)), kb.chunks, name)
 
 
 def _keyword(kb: SearchableKB, query: str, visible: Collection[str], k: int, name: str) -> list[Hit]:
     if not visible:
         return []
-    index = kb.bm25
-    return to_hits(index.search(query, k, allowed=index.chunk_ids_of(visible)), kb.chunks, name)
+    index, allowed = kb.bm25, _restriction(kb, visible)
+    return to_hits(index.search(query, k, allowed=None if allowed is None else index.chunk_ids_of(allowed)),
+                   kb.chunks, name)
 
 
 def vector_search(kb: SearchableKB, query: str, user_id: str, k: int = 20) -> list[Hit]:

@@ -115,7 +115,8 @@ def trace_text(result: RagResult) -> str:
         lines.append(f"{number:>2}. [{step.kind}] {call} {summary}".rstrip())
         # Each passage once, by its label and its own section heading (the title is already in the label).
         lines.extend(f"      [{p.label}] {_clip(p.title.split(HEADING_SEPARATOR)[-1], 80)}" for p in fresh)
-    cited = ", ".join(c.source for c in result.citations) or "none"
+    cited = ", ".join(dict.fromkeys(f"{c.source}#page={c.page}" if c.page else c.source
+                                    for c in result.citations)) or "none"  # each page once, with its page
     lines += ["", result.answer, "", f"citations: {cited}",
               f"LLM calls: {result.usage.llm_calls} · tokens: {result.usage.total_tokens} · {result.seconds:.1f} s"]
     return "\n".join(lines)

@@ -47,3 +47,22 @@ def test_summary_counts(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "summary", "--json")
     info = json.loads(out)
     assert info["documents"] >= 80 and info["chunks"] >= 400 and info["questions"] >= 120
+
+
+def test_ask_says_what_it_is_doing_and_lists_each_cited_page_once(capsys, monkeypatch) -> None:
+    """Every slow step prints one line on stderr (threshold 0 here: no timing involved); text citations carry pages."""
+    from ragcourse import cli
+    from ragcourse.results import Citation, RagResult
+
+    def answer(question: str, user: str, mode: str) -> RagResult:
+        cited = [Citation("tides-p2", "tides.pdf", 2), Citation("tides-p3", "tides.pdf", 3),
+                 Citation("tides-p2", "tides.pdf", 2), Citation("ferry", "ferry.md")]
+        return RagResult(question, user, mode, "fake", "High tide is at 06:40 [tides.pdf#page=2].", cited)
+
+    monkeypatch.setattr(cli, "SLOW_STEP_SECONDS", 0)
+    monkeypatch.setattr(cli, "run_mode", answer)
+    code, out, err = run(capsys, "ask", "When is high tide at the ferry pier?", "--mode", "simple")
+    assert code == 0
+    assert err.splitlines() == ["Opening the knowledge base (the first time builds its index)…",
+                                "Loading the embedding model…", "Searching and answering…"]
+    assert "citations: tides.pdf#page=2, tides.pdf#page=3, ferry.md" in out.splitlines()
