@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import numpy as np
 import Stemmer
@@ -38,22 +38,23 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _stemmer = Stemmer.Stemmer("english")
 
 
-def tokenize(text: str) -> list[str]:
+def tokenize(text: str, stem: bool = True) -> list[str]:
     """BM25 terms of a text.
 
     Lower-cased; thousands separators dropped ("5,183" → "5183"); codes and decimals kept
     whole ("lum-c-2023-014", "45.2"), and a hyphenated word also gives its parts, so
     "raw-material" matches "raw material"; stop words removed; words Snowball-stemmed
-    ("margins" → "margin"). Characters of CJK scripts are one term each.
+    ("margins" → "margin") unless ``stem`` is false. Characters of CJK scripts are one term each.
     """
+    stem_words = _stemmer.stemWords if stem else list
     terms: list[str] = []
     for token in _TOKEN.findall(_THOUSANDS.sub("", text.lower())):
         if "-" in token:
             parts = [p for p in token.split("-") if p and p not in STOP_WORDS]
             terms.append(token)
-            terms.extend(_stemmer.stemWords(parts) if len(parts) > 1 else [])
+            terms.extend(stem_words(parts) if len(parts) > 1 else [])
         elif token not in STOP_WORDS:
-            terms.append(token if any(ch.isdigit() for ch in token) else _stemmer.stemWord(token))
+            terms.append(token if not stem or any(ch.isdigit() for ch in token) else _stemmer.stemWord(token))
     return terms
 
 
@@ -69,15 +70,16 @@ class LuceneBM25(BM25Okapi):
 
 
 class BM25Index:
-    """BM25 (k1=1.5, b=0.75) over ``tokenize(chunk.embed_text)``; searches only the chunk ids it is allowed to."""
+    """BM25 (k1=1.5, b=0.75) over ``tokenizer(chunk.embed_text)``; searches only the chunk ids it is allowed to."""
 
-    def __init__(self, chunks: Sequence[Chunk]) -> None:
+    def __init__(self, chunks: Sequence[Chunk], tokenizer: Callable[[str], list[str]] = tokenize) -> None:
+        self.tokenizer = tokenizer
         self.chunk_ids = [c.chunk_id for c in chunks]
         self._position = {cid: i for i, cid in enumerate(self.chunk_ids)}
         self._by_doc: dict[str, list[str]] = {}
         for c in chunks:
             self._by_doc.setdefault(c.doc_id, []).append(c.chunk_id)
-        self._bm25 = LuceneBM25([tokenize(c.embed_text) for c in chunks]) if chunks else None
+        self._bm25 = LuceneBM25([tokenizer(c.embed_text) for c in chunks]) if chunks else None
 
     def __len__(self) -> int:
         return len(self.chunk_ids)
@@ -88,7 +90,7 @@ class BM25Index:
 
     def search(self, query: str, k: int, allowed: Collection[str] | None = None) -> list[tuple[str, float]]:
         """(chunk id, BM25 score), best first; chunks that share no term with the query are not returned."""
-        terms = tokenize(query)
+        terms = self.tokenizer(query)
         if self._bm25 is None or not terms or k <= 0:
             return []
         if allowed is None:

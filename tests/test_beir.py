@@ -17,7 +17,7 @@ CORPUS = [
     ("d4", "Sleep", "Short sleep duration increases the risk of obesity in children."),
 ]
 QUERIES = {"q1": "aspirin prevents heart attacks", "q2": "lack of sleep makes children obese",
-           "q3": "an unjudged training claim"}
+           "q3": "an unjudged training claim", "q4": "vitamin d supplements and bone fractures"}
 
 
 def make_beir(folder: Path) -> Path:
@@ -26,6 +26,7 @@ def make_beir(folder: Path) -> Path:
         "\n".join(json.dumps({"_id": i, "title": t, "text": x, "metadata": {}}) for i, t, x in CORPUS) + "\n")
     (folder / "queries.jsonl").write_text("\n".join(json.dumps({"_id": q, "text": t}) for q, t in QUERIES.items()))
     (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td4\t1\nq2\td3\t0\n")
+    (folder / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq4\td2\t1\n")
     return folder
 
 
@@ -57,13 +58,37 @@ def test_checksums_and_folder_choice(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_run_on_a_tiny_benchmark(tmp_path: Path):
-    results = beir.run_scifact(make_beir(tmp_path / "tiny"), progress=False)
+    run = beir.run_scifact(make_beir(tmp_path / "tiny"), select_on=None, progress=False)
+    assert run["selected on"] == "defaults" and run["queries"] == "test (2 queries)"
+    results = run["results"]
     assert list(results) == ["bm25", "dense", "hybrid", "hybrid + rerank"]
     for name, metrics in results.items():
         assert metrics["Recall@100"] == 1.0, name  # four documents: everything is found
         assert metrics["nDCG@10"] == pytest.approx(1.0), name  # and these claims are easy
     table = beir.format_table(results)
     assert "| hybrid + rerank | 1.000 | 1.000 |" in table and "published: all-MiniLM-L6-v2 | 0.645" in table
+
+
+def test_knobs_are_chosen_on_the_selection_split_only(tmp_path: Path):
+    run = beir.run_scifact(make_beir(tmp_path / "tiny"), select_on="train", progress=False)
+    assert run["selected on"] == "train (1 queries)" and run["queries"] == "test (2 queries)"
+    knobs = beir.Knobs(**run["knobs"])
+    # Every knob value was tried on train, and the chosen one scored best there (ties: the first listed).
+    for knob, chosen in run["knobs"].items():
+        scores = {key.split("=", 1)[1]: v for key, v in run["tried"].items() if key.startswith(f"{knob}=")}
+        assert scores and scores[str(chosen)] == max(scores.values()), knob
+    assert knobs.tokenizer in beir.TOKENIZERS and knobs.rrf_k in beir.FUSION_K
+    assert "Knobs chosen on the train (1 queries)" in beir.describe(run)
+
+
+def test_every_offline_reranker_in_rerank_is_a_candidate():
+    from ragcourse import rerank
+
+    variants = beir.reranker_variants()
+    assert variants["none"]() is None
+    assert {f"SentenceReranker(k={k})" for k in beir.RERANKER_K} <= set(variants)
+    assert isinstance(variants["SentenceReranker(k=5)"](), rerank.SentenceReranker)
+    assert not any(name.startswith(("LLMReranker", "CrossEncoderReranker")) for name in variants)
 
 
 @pytest.mark.skipif(not SHARED_SCIFACT.exists(), reason="the shared SciFact copy is not here")
