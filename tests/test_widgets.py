@@ -77,5 +77,58 @@ def test_compare_answers_side_by_side() -> None:
 def test_trace_text_for_the_terminal() -> None:
     text = trace_text(agentic_result())
     assert ' 2. [tool] search_knowledge_base({"query": "Q3 2024 gross margin"})' in text
-    assert "      [fin-2024-q3.md] Q3 2024 — Gross margin" in text
+    assert "      [fin-2024-q3.md] Gross margin" in text  # the label and the section; the title is in the label
     assert "citations: docs/fin-2024-q3.md" in text and "LLM calls: 2 · tokens: 200" in text
+
+
+def bakery_result(answer: str) -> RagResult:
+    passage = Passage("price-list:000", "price-list", "docs/price-list.md", "Price list — Bread", "A loaf costs $3.50.")
+    trace = [Step(kind="llm", args={"step": 1, "tool_calls": [{"name": "search_knowledge_base",
+                                                                "arguments": '{"query": "loaf price"}'}]}),
+             Step(kind="tool", tool="search_knowledge_base", args={"query": "loaf price"}, passages=[passage]),
+             Step(kind="tool", tool="search_knowledge_base", args={"query": "bread price"}, passages=[passage]),
+             Step(kind="answer", result=answer)]
+    return RagResult("What do a loaf and a bun cost?", "baker", "agentic", "m", answer, [], Usage(2, 100, 10), trace)
+
+
+def test_money_is_never_a_maths_delimiter() -> None:
+    """JupyterLab typesets the text between two "$" as LaTeX: the HTML carries no "$" and opts out of typesetting."""
+    result = bakery_result("A loaf costs $3.50 and a bun $1.20 [price-list.md].")
+    for html in (compare_answers({"agentic": result}).to_html(), TraceStepper(result).to_html()):
+        assert "$" not in html and "&#36;3.50" in html
+        assert "tex2jax_ignore" in html
+
+
+def test_tool_call_arguments_are_shown_once_decoded() -> None:
+    html = TraceStepper(bakery_result("A loaf costs $3.50.")).to_html()
+    assert "&quot;arguments&quot;: {&quot;query&quot;: &quot;loaf price&quot;}" in html
+    assert "\\&quot;" not in html
+
+
+def test_the_text_trace_shows_each_passage_once() -> None:
+    text = trace_text(bakery_result("A loaf costs $3.50."))
+    assert text.count("[price-list.md] Bread") == 1
+    assert "(1 shown above)" in text
+
+
+def test_ask_box_shows_working_then_the_answer_and_keeps_a_static_copy() -> None:
+    from ragcourse.widgets import AskBox
+
+    seen: list[str] = []
+    boxes: list[AskBox] = []
+
+    def answer(question: str, user: str) -> str:
+        seen.append(boxes[0]._pane.value if boxes and hasattr(boxes[0], "_pane") else "")
+        if "oven" in question:
+            raise ValueError("the oven is off")
+        return f"{user}: bread costs $3.50"
+
+    box = AskBox(answer, "How much is bread?", "baker", users=["baker", "cashier"])
+    boxes.append(box)
+    assert "bread costs &#36;3.50" in box.to_html() and "$" not in box.to_html()
+    widget = box.widget
+    assert box.ask("How much is a bun?", "cashier") == "cashier: bread costs $3.50"
+    assert "working…" in seen[-1] and "cashier: bread costs" in box._pane.value
+    assert not box._button.disabled
+    assert box.ask("Is the oven on?", "baker") == "ValueError: the oven is off"
+    assert widget.children[0].children[0].options == ("baker", "cashier")
