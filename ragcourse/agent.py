@@ -120,6 +120,7 @@ def agentic_rag(question: str, user_id: str | None = None, max_steps: int = 5, *
     tools = tools or ToolBox(user, search=search)
     if tools.user_id != user:
         raise CourseError(f"The toolbox acts for {tools.user_id!r}, not for {user!r}: build it for the asking user.")
+    tools.begin(question, organisation_name())
     system = AGENT_SYSTEM.format(company=organisation(organisation_name()), today=course().today.isoformat(),
                                  example=EXAMPLE_LABEL)
     passages: list[Passage] = []

@@ -108,7 +108,7 @@ def cmd_ingest(args: argparse.Namespace) -> None:
     from .ingest import ingest_paths
 
     groups = [g.strip() for g in args.groups.split(",") if g.strip()]
-    report = ingest_paths(args.paths, groups=groups, progress=not args.json)
+    report = ingest_paths(args.paths, groups=groups, progress=not args.json, organisation=args.organisation)
     if args.json:
         _print_json(report)
         return
@@ -145,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--kb", required=True, help="folder of the knowledge base to create or update")
     ingest.add_argument("--groups", default="all_staff", help="comma-separated groups allowed to read these documents")
+    ingest.add_argument("--organisation", help="whose documents these are; stored with the knowledge base, named in "
+                        "the prompts")
     return parser
 
 
