@@ -141,7 +141,7 @@ def _loop(run: _Conversation, tools: ToolBox, passages: list[Passage], max_steps
         if run.usage.total_tokens >= token_budget:
             return run.final(OUT_OF_TOKENS, f"token budget spent: {run.usage.total_tokens} of {token_budget} "
                                             f"tokens after {step - 1} steps")
-        call = run.ask("auto")
+        call = run.ask("required" if step == 1 else "auto")  # look before answering: the first step must search
         message = call.message
         if not message.tool_calls:
             return run.answered(call, EMPTY_ANSWER)
