@@ -166,7 +166,8 @@ def complete(kind: str, messages: list[dict[str, Any]], *, client: Any = None, j
         raise ModelUnavailable(f"the provider returned no choices for the {kind} call; try again, or check the "
                                "model name")
     choice = choices[0]
-    return ModelCall(kind, choice.message, usage, time.perf_counter() - tick, sent, choice.finish_reason, max_tokens)
+    return ModelCall(kind, choice.message, usage, time.perf_counter() - tick, sent, getattr(choice, "finish_reason", None),
+                     max_tokens)
 
 
 def record_step(call: ModelCall, result: str | None = None) -> None:

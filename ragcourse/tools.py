@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 # Re-exported for the notebooks (``tools.seed_filter(...)``) and older imports.
 from .calculator import CalculationError as CalculationError
+from .calculator import _power as _power  # notebook 06 prints its source
 from .calculator import calculate
 from .calculator import evaluate as evaluate
 from .calculator import filtered_eval_flaw as filtered_eval_flaw

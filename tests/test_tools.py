@@ -201,3 +201,4 @@ def test_the_calculator_is_still_reachable_through_tools_as_the_notebooks_use_it
     assert tools.calculate("2 + 2") == "2 + 2 = 4"
     assert tools.seed_filter("a1+b2") == "1+2"
     assert tools.filtered_eval_flaw("9**9**9**9").passes_filter
+    assert "def _power" in __import__("inspect").getsource(tools._power)
