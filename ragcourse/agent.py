@@ -120,6 +120,7 @@ def agentic_rag(question: str, user_id: str | None = None, max_steps: int = 5, *
     tools = tools or ToolBox(user, search=search)
     if tools.user_id != user:
         raise CourseError(f"The toolbox acts for {tools.user_id!r}, not for {user!r}: build it for the asking user.")
+    tools.begin(question, organisation_name())
     system = AGENT_SYSTEM.format(company=organisation(organisation_name()), today=course().today.isoformat(),
                                  example=EXAMPLE_LABEL)
     passages: list[Passage] = []
@@ -140,7 +141,7 @@ def _loop(run: _Conversation, tools: ToolBox, passages: list[Passage], max_steps
         if run.usage.total_tokens >= token_budget:
             return run.final(OUT_OF_TOKENS, f"token budget spent: {run.usage.total_tokens} of {token_budget} "
                                             f"tokens after {step - 1} steps")
-        call = run.ask("auto")
+        call = run.ask("required" if step == 1 else "auto")  # look before answering: the first step must search
         message = call.message
         if not message.tool_calls:
             return run.answered(call, EMPTY_ANSWER)

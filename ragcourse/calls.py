@@ -12,8 +12,9 @@ the result's usage, so nothing is counted twice.
 
 :func:`complete` also reads the protocol's edge cases: ``finish_reason == "length"`` marks the
 reply truncated, ``content_filter`` becomes a clear message, an empty choice list is an error,
-each kind of call has its own ``max_tokens`` (``RAGCOURSE_MAX_TOKENS``), and JSON mode is asked
-for where wanted, with one retry without it for providers that reject ``response_format``.
+each kind of call has its own ``max_tokens`` (``RAGCOURSE_MAX_TOKENS``), and JSON mode and
+``tool_choice="required"`` are asked for where wanted, with one retry without them for providers
+that reject them.
 """
 
 from __future__ import annotations
@@ -113,16 +114,26 @@ def open_ledger(client: Any = None) -> Iterator[Ledger]:
         _LEDGER.reset(token)
 
 
+def _plainer(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The request without the options some providers reject (JSON mode, ``tool_choice="required"``), or None."""
+    plain = {k: v for k, v in request.items() if k != "response_format"}
+    if plain.get("tool_choice") == "required":
+        plain["tool_choice"] = "auto"
+    return plain if plain != request else None
+
+
 def _create(client: Any, request: dict[str, Any]) -> Any:
-    """``chat.completions.create``; a provider that rejects JSON mode is asked once more without it."""
+    """``chat.completions.create``; a provider that rejects JSON mode or a required tool call is asked once more
+    without them (the reply is then read as prose, or the model may answer without a tool)."""
     try:
         with friendly_errors():
             try:
                 return client.chat.completions.create(**request)
             except openai.BadRequestError:
-                if "response_format" not in request:
+                plain = _plainer(request)
+                if plain is None:
                     raise
-                return client.chat.completions.create(**{k: v for k, v in request.items() if k != "response_format"})
+                return client.chat.completions.create(**plain)
     except (CourseError, openai.OpenAIError) as exc:
         raise ModelUnavailable(str(exc)) from exc
 
@@ -155,7 +166,8 @@ def complete(kind: str, messages: list[dict[str, Any]], *, client: Any = None, j
         raise ModelUnavailable(f"the provider returned no choices for the {kind} call; try again, or check the "
                                "model name")
     choice = choices[0]
-    return ModelCall(kind, choice.message, usage, time.perf_counter() - tick, sent, choice.finish_reason, max_tokens)
+    return ModelCall(kind, choice.message, usage, time.perf_counter() - tick, sent, getattr(choice, "finish_reason", None),
+                     max_tokens)
 
 
 def record_step(call: ModelCall, result: str | None = None) -> None:

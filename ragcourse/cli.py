@@ -150,7 +150,7 @@ def cmd_ingest(args: argparse.Namespace) -> None:
     from .ingest import ingest_paths
 
     groups = [g.strip() for g in args.groups.split(",") if g.strip()]
-    report = ingest_paths(args.paths, groups=groups, progress=not args.json)
+    report = ingest_paths(args.paths, groups=groups, progress=not args.json, organisation=args.organisation)
     if args.json:
         _print_json(report)
         return
@@ -201,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--kb", required=True, help="folder of the knowledge base to create or update")
     ingest.add_argument("--groups", default="all_staff", help="comma-separated groups allowed to read these documents")
+    ingest.add_argument("--organisation", help="whose documents these are; stored with the knowledge base, named in "
+                        "the prompts")
     student = command("student", cmd_student, "Write the learner edition of the notebooks (no solutions, no outputs).")
     student.add_argument("folder", help="folder to write the six notebooks into")
     return parser

@@ -197,6 +197,15 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
     )
 
 
+def settings_from(variables: dict[str, str]) -> Settings:
+    """The settings these variables alone give — not the process environment, not a ``.env`` file.
+
+    For "what would this configuration be?" (an exercise check, a test): a learner's own
+    ``RAGCOURSE_CHAT_MODEL`` or ``RAGCOURSE_BASE_URL`` must not leak into the answer.
+    """
+    return load_settings({"RAGCOURSE_ENV_FILE": os.devnull, **variables})
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings (call ``get_settings.cache_clear()`` after changing the environment)."""

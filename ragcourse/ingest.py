@@ -335,7 +335,8 @@ def _discover(paths: Sequence[str | Path], kb_folder: Path) -> tuple[dict[str, s
 
 
 def ingest_paths(paths: Sequence[str | Path], groups: Sequence[str], kb_dir: str | Path | None = None,
-                 progress: bool = True, *, embedder: Embedder | None = None) -> dict[str, object]:
+                 progress: bool = True, *, embedder: Embedder | None = None,
+                 organisation: str | None = None) -> dict[str, object]:
     """Add files or folders to the knowledge base in ``kb_dir`` (default ``RAGCOURSE_KB``), readable by ``groups``.
 
     Returns the report: ``kb``, ``files`` (in the knowledge base), ``documents``, ``chunks_embedded``,
@@ -344,15 +345,19 @@ def ingest_paths(paths: Sequence[str | Path], groups: Sequence[str], kb_dir: str
     a scanned page, one line each), ``kept`` (earlier files that can no longer be
     read → why; their last good version stays searchable) and the counts of the index update.
     ``embedder`` replaces the configured one (tests use a fake; the knowledge base keeps one index per model).
+    ``organisation`` names whose documents these are; it is stored with the knowledge base and the prompts
+    use it (without one they say "the organisation whose documents you search").
     """
     from tqdm import tqdm
 
     from .config import get_settings
     from .corpus import course
-    from .index import FOLDER_KB_NAME, KnowledgeBase
+    from .index import FOLDER_KB_NAME, KnowledgeBase, store_organisation
 
     started = time.perf_counter()
     folder = _kb_folder(kb_dir)
+    if organisation is not None:
+        store_organisation(folder, organisation)
     known = course()
     allowed = _check_groups(groups, known.groups)
     registry = load_registry(folder)

@@ -20,18 +20,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .agent import session_user
 from .calls import Ledger, ModelUnavailable, complete, open_ledger
 from .errors import CourseError
+from .privacy import screen_for
 from .prompts import REFLECT_SYSTEM, answer_messages, judge_messages
 from .replies import parse_json_reply, read_grade
 from .results import Passage, RagResult, Step, extract_citations
 from .tools import SearchFunction, course_search
-
-if TYPE_CHECKING:
-    from .web import WebSearchProvider
+from .web import WebSearchProvider, check_enabled, get_web_search
 
 ACCEPT_SCORE = 4
 JUDGES = ("relevance", "groundedness")
@@ -162,6 +161,18 @@ def reflective_rag(question: str, user_id: str | None = None, *, max_iterations:
                      run.usage, run.trace, time.perf_counter() - started)
 
 
+def _web_search(run: _Loop, web: WebSearchProvider, query: str, args: dict[str, Any]) -> list[Passage]:
+    """Search the web with the query's public terms only: nothing from the passages read so far goes out."""
+    check_enabled(web)
+    screen = screen_for(run.question, [p.text for p in run.passages if not p.source.startswith("web/")],
+                        public_names=[run.company] if run.company else [])
+    sent, removed = screen.screen(query)
+    args["sent"] = sent
+    if removed:
+        run.note(f"web query screened: removed {', '.join(removed)} (internal or private terms)")
+    return web.search(sent) if sent.strip() else []
+
+
 def _improve(run: _Loop, answer: str, user: str, max_iterations: int, search: SearchFunction,
              web: WebSearchProvider | None) -> str:
     """The evaluate-and-reflect loop; returns the final answer and leaves the verdict in the trace."""
@@ -177,16 +188,18 @@ def _improve(run: _Loop, answer: str, user: str, max_iterations: int, search: Se
             run.note(f"stopped: {decision.query!r} repeats an earlier query")
             return answer
         run.queries.append(decision.query)
+        args = {"query": decision.query, "iteration": iteration}
         if decision.action == "search_internal":
             tool, found = "search_knowledge_base", search(decision.query, user)
         else:
-            if web is None:
-                from .web import get_web_search
-
-                web = get_web_search()
-            tool, found = "web_search", web.search(decision.query)
+            tool, web = "web_search", web or get_web_search()
+            try:
+                found = _web_search(run, web, decision.query, args)
+            except CourseError as exc:
+                run.note(f"stopped: {exc}")
+                return answer
         fresh = run.add_passages(found)
-        run.trace.append(Step(kind="retrieve", tool=tool, args={"query": decision.query, "iteration": iteration},
+        run.trace.append(Step(kind="retrieve", tool=tool, args=args,
                               result=f"{len(found)} passages, {len(fresh)} new", passages=found))
         if not fresh:
             run.note(f"iteration {iteration}: no new passages, the answer stays as it is")

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 # Re-exported for the notebooks (``tools.seed_filter(...)``) and older imports.
 from .calculator import CalculationError as CalculationError
+from .calculator import _power as _power  # notebook 06 prints its source
 from .calculator import calculate
 from .calculator import evaluate as evaluate
 from .calculator import filtered_eval_flaw as filtered_eval_flaw
 from .calculator import seed_filter as seed_filter
 from .errors import CourseError
+from .privacy import WebScreen, screen_for
 from .prompts import format_context
 from .results import Passage
 
@@ -154,6 +156,9 @@ class SearchCache:
 #: The process-wide cache of the course's own searches (safe to share: the key carries user and permissions).
 SEARCH_CACHE = SearchCache()
 
+#: Tools whose results are internal text: nothing read from them may go out in a web query.
+_INTERNAL_TOOLS = ("search_knowledge_base", "get_order_status")
+
 #: Argument names a model might use to choose whose permissions apply.
 _IDENTITY_ARGUMENT = re.compile(r"user|^as_|as_user|role|identity|account|impersonat|behalf|acting|login|principal|"
                                 r"group|permission|clearance", re.I)
@@ -215,6 +220,19 @@ class ToolBox:
             "get_order_status": self._get_order_status, "web_search": self._web_search,
         }
         self._parameters = {s["function"]["name"]: s["function"]["parameters"] for s in TOOL_SCHEMAS}
+        self._course_orders = orders is None
+        self.web_screen: WebScreen | None = None
+
+    def begin(self, question: str, organisation: str | None = None) -> None:
+        """A new question: web queries may carry its public terms (and the organisation's name), and nothing
+        from the internal text this question's tool calls will read (see :mod:`ragcourse.privacy`)."""
+        self.web_screen = screen_for(question, private_names=None if self._course_orders else frozenset(),
+                                     public_names=[organisation] if organisation else [])
+
+    def _web_screen(self) -> WebScreen:
+        if self.web_screen is None:
+            self.begin("")
+        return self.web_screen
 
     def execute(self, name: str, arguments: str | None) -> Observation:
         """Run one tool call; every problem becomes an observation that tells the model what to fix."""
@@ -238,7 +256,9 @@ class ToolBox:
             observation = self._handlers[name](args)
         except CourseError as exc:
             observation = Observation(f"Error: {exc}", error=True)
-        observation.args, observation.notes = args, notes + observation.notes
+        if name in _INTERNAL_TOOLS and not observation.error:
+            self._web_screen().see(observation.content)
+        observation.args, observation.notes = {**args, **observation.args}, notes + observation.notes
         return observation
 
     def _screen(self, name: str, raw: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
@@ -286,12 +306,20 @@ class ToolBox:
                                    lambda: self._search(query, self.user_id))
 
     def _web_search(self, args: dict[str, str]) -> Observation:
-        if self._web is None:
-            from .web import get_web_search
+        from .web import check_enabled, get_web_search
 
+        if self._web is None:
             self._web = get_web_search()
-        web, query = self._web, args["query"]
-        return self._cached_search("web_search", query, f"public:{web.name}", lambda: web.search(query))
+        web = self._web
+        check_enabled(web)
+        query, removed = self._web_screen().screen(args["query"])
+        notes = [f"web query screened: removed {', '.join(removed)} (internal or private terms)"] if removed else []
+        if not query.strip():
+            return Observation("Web search skipped: the query held only internal or private terms. Search the "
+                               "web with the question's public words only.", {"sent": ""}, notes=notes, error=True)
+        observation = self._cached_search("web_search", query, f"public:{web.name}", lambda: web.search(query))
+        observation.args, observation.notes = {"sent": query}, notes + observation.notes
+        return observation
 
     def _calculate(self, args: dict[str, str]) -> Observation:
         content = calculate(args["expression"])

@@ -42,6 +42,8 @@ class OfflineWebSearch:
     """BM25 over the sections of the public-web snapshot (``course().web`` unless pages are given)."""
 
     name = "offline-snapshot"
+    #: Queries never leave the process, so this provider needs no opt-in (see :func:`check_enabled`).
+    local = True
 
     def __init__(self, pages: Mapping[str, Document] | None = None) -> None:
         if pages is None:
@@ -60,6 +62,15 @@ class OfflineWebSearch:
 
 
 _provider: WebSearchProvider | None = None
+
+
+def check_enabled(provider: WebSearchProvider) -> None:
+    """A provider whose queries leave the machine is off until ``RAGCOURSE_WEB_SEARCH=on``; the snapshot is always on."""
+    from .config import get_settings
+
+    if not getattr(provider, "local", False) and not get_settings().web_search:
+        raise CourseError(f"Web search through {provider.name} is off: queries leave the company, so set "
+                          "RAGCOURSE_WEB_SEARCH=on to allow it.")
 
 
 def set_web_search(provider: WebSearchProvider | None) -> None:

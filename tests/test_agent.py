@@ -104,7 +104,8 @@ def test_flagship_trace_searches_calculates_and_cites() -> None:
     tool_message = model.requests[1]["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_0"
     assert tool_message["content"].startswith("[fin-2024-q3.md] Q3 2024 — Gross margin")
-    assert model.requests[0]["tools"] and model.requests[0]["tool_choice"] == "auto"
+    assert model.requests[0]["tools"] and model.requests[0]["tool_choice"] == "required"  # search before answering
+    assert model.requests[1]["tool_choice"] == "auto"
     assert result.retrieved_doc_ids == ["fin-2024-q3", "fin-2024-q2"]
 
 

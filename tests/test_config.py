@@ -65,3 +65,22 @@ def test_cache_that_is_a_file(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(CourseError, match="not writable.*set RAGCOURSE_CACHE"):
         load_settings({"RAGCOURSE_CACHE": str(tmp_path / "file")})
+
+
+def test_settings_from_reads_only_the_given_variables(monkeypatch):
+    from ragcourse.config import settings_from
+
+    monkeypatch.setenv("RAGCOURSE_CHAT_MODEL", "my-own-model")
+    monkeypatch.setenv("RAGCOURSE_BASE_URL", "http://127.0.0.1:1/v1")
+    s = settings_from({"RAGCOURSE_PROVIDER": "dashscope", "DASHSCOPE_API_KEY": "sk-placeholder"})
+    assert (s.chat_model, s.base_url) == ("qwen-max-latest", "https://dashscope.aliyuncs.com/compatible-mode/v1")
+
+
+def test_max_tokens_and_web_search_settings(monkeypatch):
+    from ragcourse.config import MAX_TOKENS, settings_from
+
+    s = settings_from({"RAGCOURSE_MAX_TOKENS": "answer=2000, judge=50", "RAGCOURSE_WEB_SEARCH": "on"})
+    assert s.max_tokens == {**MAX_TOKENS, "answer": 2000, "judge": 50} and s.web_search
+    assert not settings_from({}).web_search
+    with pytest.raises(CourseError, match="RAGCOURSE_MAX_TOKENS has 'essay=10'"):
+        settings_from({"RAGCOURSE_MAX_TOKENS": "essay=10"})

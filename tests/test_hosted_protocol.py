@@ -101,6 +101,7 @@ def test_agent_handles_a_429_text_with_parallel_calls_and_a_length_cut_off() -> 
     assert any("cut off" in s.result for s in result.trace if s.kind == "note")
     assert [c.doc_id for c in result.citations] == ["bread-prices"]
     assert model.bodies[1]["max_tokens"] > 0 and len(model.bodies[1]["messages"]) == 2
+    assert [b["tool_choice"] for b in model.bodies[1:]] == ["required", "auto", "auto"]
 
 
 def test_reflection_reads_prose_judges_and_fenced_json_and_counts_every_call() -> None:
@@ -182,12 +183,14 @@ def test_malformed_tool_json_and_a_content_filter_are_said_plainly() -> None:
     assert result.answer == CONTENT_FILTERED and result.usage.llm_calls == 2
 
 
-def test_a_provider_without_json_mode_is_asked_again_without_it() -> None:
+def test_a_provider_without_json_mode_or_required_tool_calls_is_asked_again_without_them() -> None:
     def script(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        if "response_format" in body:
-            return 400, {"error": {"message": "response_format is not supported", "type": "invalid_request_error"}}
+        if "response_format" in body or body.get("tool_choice") == "required":
+            return 400, {"error": {"message": "this option is not supported", "type": "invalid_request_error"}}
         return 200, completion('{"score": 3, "reason": "partly"}')
 
     model = HostedModel(script)
     call = complete("judge", [{"role": "user", "content": "grade"}], client=model.client, json_mode=True)
     assert call.message.content.startswith('{"score": 3') and len(model.bodies) == 2
+    result = agentic_rag("How much is rye?", "emp_alice", client=model.client, search=bakery_search)
+    assert [b.get("tool_choice") for b in model.bodies[2:]] == ["required", "auto"] and result.usage.llm_calls == 1

@@ -219,3 +219,25 @@ def test_the_command_line_answers_from_an_ingested_pdf_citing_its_page(tmp_path)
     answer = run("ask", QUESTION, "--mode", "simple", "--user", "emp_alice")
     assert "4417" in answer["answer"]
     assert any(c["source"].endswith("handbook.pdf") and c["page"] == 2 for c in answer["citations"]), answer["citations"]
+
+
+def test_the_organisation_named_at_ingest_is_stored_with_the_kb_and_named_in_prompts(tmp_path, embedder,
+                                                                                       monkeypatch):
+    from ragcourse.index import organisation_name
+    from ragcourse.prompts import NEUTRAL_ORGANISATION, answer_messages
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Bakery rota\n\nThe ovens are lit at 4 am by the early shift.\n")
+    ingest_paths([notes], ["all_staff"], kb_dir=tmp_path / "plain", progress=False, embedder=embedder)
+    ingest_paths([notes], ["all_staff"], kb_dir=tmp_path / "named", progress=False, embedder=embedder,
+                 organisation="Crumbfield Bakery")
+    monkeypatch.setenv("RAGCOURSE_KB", str(tmp_path / "plain"))
+    assert organisation_name() is None
+    assert NEUTRAL_ORGANISATION in answer_messages("When are the ovens lit?", [], organisation_name())[0]["content"]
+    monkeypatch.setenv("RAGCOURSE_KB", str(tmp_path / "named"))
+    assert organisation_name() == "Crumbfield Bakery" == open_kb(tmp_path / "named", embedder).organisation
+    system = answer_messages("When are the ovens lit?", [], organisation_name())[0]["content"]
+    assert "Crumbfield Bakery" in system and "Lumora" not in system
+    with pytest.raises(CourseError, match="one non-empty line"):
+        ingest_paths([notes], ["all_staff"], kb_dir=tmp_path / "named", progress=False, embedder=embedder,
+                     organisation="  ")

@@ -91,6 +91,7 @@ def test_a_query_that_repeats_earlier_ones_stops_the_loop() -> None:
 def test_web_search_and_stop_actions() -> None:
     class Web:
         name = "fake-web"
+        local = True  # an in-memory stand-in: no query leaves the process
 
         def search(self, query: str, k: int = 3) -> list[Passage]:
             return [WEB]

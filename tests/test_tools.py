@@ -78,7 +78,7 @@ def test_filtered_eval_flaw_keeps_the_power_tower_and_estimates_its_size() -> No
 def test_schemas_say_when_to_use_each_tool() -> None:
     functions = {s["function"]["name"]: s["function"] for s in TOOL_SCHEMAS}
     assert set(functions) == {"search_knowledge_base", "calculate", "get_order_status", "web_search"}
-    assert "Q3 2024 gross margin" in functions["search_knowledge_base"]["description"]
+    assert "ONE specific fact per call" in functions["search_knowledge_base"]["description"]
     for function in functions.values():
         assert "Use it" in function["description"]
         assert "user" not in " ".join(function["parameters"]["properties"])  # identity is never a parameter
@@ -179,6 +179,7 @@ def test_cache_key_includes_user_and_permission_version() -> None:
 def test_web_search_uses_the_given_provider_and_a_public_cache_scope() -> None:
     class Web:
         name = "fake-web"
+        local = True  # an in-memory stand-in: no query leaves the process
 
         def search(self, query: str, k: int = 3) -> list[Passage]:
             return [Passage("web-x:000", "web-x", "web/web-x.md", "Public page", f"about {query}")]
@@ -200,3 +201,4 @@ def test_the_calculator_is_still_reachable_through_tools_as_the_notebooks_use_it
     assert tools.calculate("2 + 2") == "2 + 2 = 4"
     assert tools.seed_filter("a1+b2") == "1+2"
     assert tools.filtered_eval_flaw("9**9**9**9").passes_filter
+    assert "def _power" in __import__("inspect").getsource(tools._power)
