@@ -15,18 +15,36 @@ a Chroma server (``HttpClient``) when a URL is given, e.g. ``RAGCOURSE_CHROMA_UR
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-import chromadb
 import numpy as np
-from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
-from chromadb.config import Settings as ChromaSettings
 
-from .chunking import Chunk
-from .errors import CourseError
+
+def _import_chromadb() -> None:
+    """Import chromadb without the IRI grammar jsonschema builds on import when ``rfc3987-syntax`` is installed
+    (JupyterLab brings it): that grammar was two thirds of chromadb's import time (97 s → 34 s on a machine
+    loaded twentyfold; a notebook pays the import once per kernel). Chroma checks no IRIs; the package is hidden
+    only while jsonschema loads, so an ``import rfc3987_syntax`` later still works."""
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        return  # too late to skip the grammar, or it is already paid for
+    sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # makes its import fail: jsonschema skips it
+    try:
+        import chromadb  # noqa: F401
+    finally:
+        del sys.modules["rfc3987_syntax"]
+
+
+_import_chromadb()
+import chromadb  # noqa: E402 - after the import above, this only binds the name
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings  # noqa: E402
+from chromadb.config import Settings as ChromaSettings  # noqa: E402
+
+from .chunking import Chunk  # noqa: E402
+from .errors import CourseError  # noqa: E402
 
 #: Chroma's page size for reading ids and metadata (it caps how much one request returns).
 _PAGE = 5000

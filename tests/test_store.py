@@ -130,3 +130,11 @@ def chroma_server(tmp_path: Path):
 def test_server_store(chroma_server: str):
     exercise(VectorStore("unit", url=chroma_server))
     assert VectorStore("unit", url=chroma_server).count() == 4
+
+
+def test_importing_the_course_skips_the_iri_grammar_but_leaves_it_importable():
+    code = ("import sys, ragcourse, jsonschema; assert 'chromadb' in sys.modules; "
+            "assert 'rfc3987_syntax' not in sys.modules, 'the IRI grammar was built'; "
+            "import rfc3987_syntax; print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-1000:]
