@@ -325,3 +325,14 @@ def test_a_thing_known_by_what_it_did_is_found_first_then_asked_about_by_name():
     observed = [(*first[0], "[S1] Bookings log\nIn March, Halvard Logistics postponed its ferry booking to May.")]
     follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
     assert [args["query"] for _, args in follow_up] == ["Halvard Logistics discount customer"]
+
+
+def test_a_search_that_found_nothing_to_quote_is_tried_once_more_in_other_words():
+    question = "What time does the Pell Street bakery open on Sundays?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    observed = [(*call, "[X1] Delivery vans\nThe school's delivery van is serviced every spring.") for call in first]
+    again = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert len(again) == 1 and again[0][1]["query"] not in {args["query"] for _, args in first}
+    found = [(*again[0], "[P1] Opening hours\nOn Sundays the Pell Street bakery opens at 8:00.")]
+    answer = decide(conversation(question, observed + found), [SEARCH]).content
+    assert "opens at 8:00 [P1]" in answer
