@@ -336,3 +336,24 @@ def test_a_search_that_found_nothing_to_quote_is_tried_once_more_in_other_words(
     found = [(*again[0], "[P1] Opening hours\nOn Sundays the Pell Street bakery opens at 8:00.")]
     answer = decide(conversation(question, observed + found), [SEARCH]).content
     assert "opens at 8:00 [P1]" in answer
+
+
+def test_a_figure_owned_by_another_name_is_not_the_plain_measure():
+    blocks = [Block("ferry.md", "Ferry report May 2023",
+                    "Osprey Line passengers were 4,100 in May 2023. Passengers in May 2023 were 9,800 in all.")]
+    assert find_quantity("May 2023", "passenger", blocks).text == "9,800"
+    assert find_quantity("Osprey Line", "passenger", blocks).text == "4,100"
+
+
+def test_which_side_is_larger_is_answered_with_the_larger_minus_the_smaller():
+    question = "june or july 2022 - which month had more bakery orders, and by how much?"
+    analysed = analyse(question)
+    assert analysed.choice and analysed.sides == ("June 2022", "July 2022")
+    passages = {q: f"[M{i}] Bakery {side}\nIn {side} the bakery took {n} orders."
+                for i, (side, q, n) in enumerate(zip(analysed.sides, analysed.side_queries(), ("640", "580")))}
+    assert _calculation_after_searches(question, passages) == "640 - 580"
+
+
+def test_status_words_reach_the_orders_tool_even_when_a_contract_is_named():
+    assert analyse("Has the pallet order under our framework contract with Kessler Freight arrived?").orders
+    assert not analyse("What are the late delivery penalties in the Kessler Freight contract?").orders

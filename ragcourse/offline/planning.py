@@ -180,7 +180,8 @@ class Policy:
         if len({quantities[s].unit for s in sides}) > 1:
             return None  # "$250,000" and "12 months" are not two values of one thing
         periods = [find_periods(s)[:1] for s in sides]
-        if all(periods) and any(_within(a[0], b[0]) for a in periods for b in periods if a != b):
+        if self.q.choice or all(periods) and any(_within(a[0], b[0]) for a in periods for b in periods if a != b):
+            # "which month had more": the larger minus the smaller answers "by how much"
             # a quarter against its year (actual Q3 vs the year's budget) has no "later": the gap is what is asked
             sides.sort(key=lambda s: quantities[s].value, reverse=True)
             return quantities[sides[0]], quantities[sides[1]]
@@ -454,7 +455,9 @@ class Policy:
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
             value = float(result)
-            result, unit = f"{'-' if value < 0 else ''}${abs(value):,.2f}".replace(".00", "") + a.unit[1:], ""
+            money = f"{abs(value):,.2f}".replace(".00", "")
+            money = money.rstrip("0") if a.unit[1:] and "." in money else money  # "$0.5M", but "$1,089.50"
+            result, unit = f"{'-' if value < 0 else ''}${money}" + a.unit[1:], ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         change = "a change" if self.q.percent else "a difference"
         return (f"{label(a.side)} ({a.text}) is {relation} than {label(b.side)} ({b.text}): {change} of {result}{unit} "
