@@ -357,3 +357,14 @@ def test_which_side_is_larger_is_answered_with_the_larger_minus_the_smaller():
 def test_status_words_reach_the_orders_tool_even_when_a_contract_is_named():
     assert analyse("Has the pallet order under our framework contract with Kessler Freight arrived?").orders
     assert not analyse("What are the late delivery penalties in the Kessler Freight contract?").orders
+
+
+def test_the_measure_is_read_from_the_clause_of_the_sides_when_the_question_clause_names_none():
+    question = analyse("Which was lower: the school's heating costs in January 2022 or in February 2022?")
+    assert question.sides == ("January 2022", "February 2022") and question.choice
+    assert question.subject == "school heating cost"
+
+
+def test_a_question_word_without_its_apostrophe_is_read_as_two_words():
+    assert analyse("whats the diffrence in ferry fares between 2021 and 2022?").side_queries() == [
+        "2021 ferry fare", "2022 ferry fare"]

@@ -45,6 +45,7 @@ def _corrected_word(word: str) -> str:
 
 def correct(text: str) -> str:
     """``text`` with misspelt grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
+    text = re.sub(r"\b(what|where|who|how)s\b", r"\1 is", text, flags=re.I)  # "whats" without its apostrophe
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
 
 

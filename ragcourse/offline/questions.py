@@ -491,6 +491,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     subject = _refined_subject(main, clauses, sides)
+    if sides and not subject:  # "which was lower: the X in March or in April?": the measure sits with the sides
+        subject = _subject(max(clauses, key=lambda c: sum(side.lower() in c.lower() for side in sides)), sides)
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
