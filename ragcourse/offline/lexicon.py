@@ -14,7 +14,7 @@ as *share*), so re-pointing it at an injected embedding function is a one-line c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -47,15 +47,6 @@ def correct(text: str) -> str:
     """``text`` with misspelt grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = re.sub(r"\b(what|where|who|how)s\b", r"\1 is", text, flags=re.I)  # "whats" without its apostrophe
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
-
-
-def spelled_like(word: str, options: Iterable[str], cutoff: float = MIN_SPELLING) -> str:
-    """The option ``word`` is a spelling of (an inflection or a typo), or "" when none is close enough."""
-    options = list(options)
-    if word.lower() in options:
-        return word.lower()
-    match = process.extractOne(word.lower(), options, scorer=fuzz.ratio, score_cutoff=cutoff)
-    return match[0] if match else ""
 
 
 def _embed(texts: list[str]) -> np.ndarray:
