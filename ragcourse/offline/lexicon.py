@@ -6,9 +6,11 @@ The grammar of :mod:`.questions` is written with a few dozen function words ("co
 (rapidfuzz's normalised Indel similarity), and leaves every other word alone: names,
 products and subject words are never "corrected".
 
-:func:`closest` compares meanings with the course's embedding model. It is the one place
-the grammar reaches for embeddings ("mean" and "typical" read as *average*, "proportion"
-as *share*), so re-pointing it at an injected embedding function is a one-line change.
+:func:`similarity` and :func:`closest` compare meanings with the course's embedding model:
+an operation the grammar does not name ("the typical monthly figure" reads as *average*)
+and a measure written in other words than the document ("private car" for "own vehicle").
+Both go through :func:`_embed`, the one place this module reaches for embeddings, so
+re-pointing it at an injected embedding function is a one-line change.
 """
 
 from __future__ import annotations
