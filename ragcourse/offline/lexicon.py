@@ -7,8 +7,9 @@ The grammar of :mod:`.questions` is written with a few dozen function words ("co
 products and subject words are never "corrected".
 
 :func:`similarity` and :func:`closest` compare meanings with the course's embedding model:
-an operation the grammar does not name ("the typical monthly figure" reads as *average*)
-and a measure written in other words than the document ("private car" for "own vehicle").
+the operation of a question that asks for a figure but names no operation the grammar knows
+(compared with each operation's description), and a measure written in other words than the
+document ("private car" for "own vehicle").
 Both go through :func:`_embed`, the one place this module reaches for embeddings, so
 re-pointing it at an injected embedding function is a one-line change.
 """
