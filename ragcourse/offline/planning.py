@@ -298,12 +298,12 @@ class Policy:
         return self._named_causes() + self._next_steps() + self._reformulated()
 
     def _reformulated(self) -> list[tuple[Tool, dict[str, Any]]]:
-        """One search again in other words when every search of the first round found nothing to quote: the whole
-        question's terms, else its measure and period alone (a narrower wording may have missed the passage)."""
+        """One search again in other words when no search so far found anything to quote: the whole question's
+        terms, else its measure and period alone (a narrower wording may have missed the passage)."""
         search = self.tools.get("search")
         if not search or self.q.comparison:
             return []
-        first = [c for c in self.calls if c.name == search.name and c.round == 1 and c.result is not None]
+        first = [c for c in self.calls if c.name == search.name and c.result is not None]
         if not first or any(quoted(self._unscoped(c.text), c.result, 1, self.needs_number) for c in first):
             return []
         done = {c.text for c in self.calls}
