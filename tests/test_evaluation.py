@@ -86,3 +86,19 @@ def test_regression_view_lists_exactly_the_changed_questions() -> None:
     after = pd.DataFrame({"id": ["a", "b", "d"], "type": ["t"] * 3, "correct": [False, True, True]})
     changes = dict(zip(compare_runs(before, after)["id"], compare_runs(before, after)["change"]))
     assert changes == {"a": "worse", "b": "better", "c": "removed", "d": "new"}
+
+
+def test_split_table_puts_dev_and_test_side_by_side_per_type_composite_and_all() -> None:
+    from ragcourse.report import split_table
+
+    answers = pd.DataFrame([
+        {"pipeline": "agentic", "type": "comparison", "split": "dev", "correct": True},
+        {"pipeline": "agentic", "type": "comparison", "split": "test", "correct": False},
+        {"pipeline": "agentic", "type": "factual", "split": "dev", "correct": False},
+        {"pipeline": "agentic", "type": "factual", "split": "test", "correct": True},
+    ])
+    table = split_table(answers)
+    assert list(table.columns) == [("agentic", "dev"), ("agentic", "test")]
+    assert table.loc["(composite)"].tolist() == [1.0, 0.0]
+    assert table.loc["(all)"].tolist() == [0.5, 0.5]
+    assert table.loc["factual"].tolist() == [0.0, 1.0]

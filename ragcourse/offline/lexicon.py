@@ -6,15 +6,18 @@ The grammar of :mod:`.questions` is written with a few dozen function words ("co
 (rapidfuzz's normalised Indel similarity), and leaves every other word alone: names,
 products and subject words are never "corrected".
 
-:func:`closest` compares meanings with the course's embedding model. It is the one place
-the grammar reaches for embeddings ("mean" and "typical" read as *average*, "proportion"
-as *share*), so re-pointing it at an injected embedding function is a one-line change.
+:func:`similarity` and :func:`closest` compare meanings with the course's embedding model:
+the operation of a question that asks for a figure but names no operation the grammar knows
+(compared with each operation's description), and a measure written in other words than the
+document ("private car" for "own vehicle").
+Both go through :func:`_embed`, the one place this module reaches for embeddings, so
+re-pointing it at an injected embedding function is a one-line change.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -45,16 +48,8 @@ def _corrected_word(word: str) -> str:
 
 def correct(text: str) -> str:
     """``text`` with misspelt grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
+    text = re.sub(r"\b(what|where|who|how)s\b", r"\1 is", text, flags=re.I)  # "whats" without its apostrophe
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
-
-
-def spelled_like(word: str, options: Iterable[str], cutoff: float = MIN_SPELLING) -> str:
-    """The option ``word`` is a spelling of (an inflection or a typo), or "" when none is close enough."""
-    options = list(options)
-    if word.lower() in options:
-        return word.lower()
-    match = process.extractOne(word.lower(), options, scorer=fuzz.ratio, score_cutoff=cutoff)
-    return match[0] if match else ""
 
 
 def _embed(texts: list[str]) -> np.ndarray:

@@ -129,16 +129,17 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
         anchor_terms = set(head) & hits or hits
         positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
+        other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
-                rank = (len(hits) / len(subject_terms), _same_clause(text, match.start(), named), exact,
+                rank = (len(hits) / len(subject_terms), _same_clause(text, match.start(), named), -other, exact,
                         -_is_share(text, match.end(), hits), -distance)
             else:
                 distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
-                rank = (len(hits) / len(subject_terms), 1, exact, -_is_share(text, match.end(), hits), -distance)
+                rank = (len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
@@ -169,6 +170,19 @@ def _by_meaning(side: str, subject: str, blocks: list[Block]) -> Quantity | None
             best = (meaning, Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence))
             break
     return best[1] if best else None
+
+
+def _other_owner(tokens: list[re.Match[str]], head: set[str], asked: set[str]) -> bool:
+    """Whether every mention of the measure belongs to a name or code the question did not ask about: "Aurora Cloud
+    bookings were $2.3M" is not the month's bookings (a mention without such an owner is the plain measure)."""
+    owned = []
+    for index, token in enumerate(tokens):
+        if not head & set(terms(token[0])):
+            continue
+        before = tokens[index - 1][0] if index else ""
+        owner = bool(anchors(before)) or index > 1 and before[:1].isupper()  # a code, or a name after the first word
+        owned.append(owner and not set(terms(before)) & asked and not find_periods(before))
+    return bool(owned) and all(owned)
 
 
 def _same_clause(text: str, position: int, names: list[int]) -> bool:

@@ -180,7 +180,8 @@ class Policy:
         if len({quantities[s].unit for s in sides}) > 1:
             return None  # "$250,000" and "12 months" are not two values of one thing
         periods = [find_periods(s)[:1] for s in sides]
-        if all(periods) and any(_within(a[0], b[0]) for a in periods for b in periods if a != b):
+        if self.q.choice or all(periods) and any(_within(a[0], b[0]) for a in periods for b in periods if a != b):
+            # "which month had more": the larger minus the smaller answers "by how much"
             # a quarter against its year (actual Q3 vs the year's budget) has no "later": the gap is what is asked
             sides.sort(key=lambda s: quantities[s].value, reverse=True)
             return quantities[sides[0]], quantities[sides[1]]
@@ -294,7 +295,20 @@ class Policy:
         return [(search, text_arguments(search, query)) for query in dict.fromkeys(queries) if query][:4]
 
     def _dependent_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
-        return self._named_causes() + self._next_steps()
+        return self._named_causes() + self._next_steps() + self._reformulated()
+
+    def _reformulated(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """One search again in other words when no search so far found anything to quote: the whole question's
+        terms, else its measure and period alone (a narrower wording may have missed the passage)."""
+        search = self.tools.get("search")
+        if not search or self.q.comparison:
+            return []
+        first = [c for c in self.calls if c.name == search.name and c.result is not None]
+        if not first or any(quoted(self._unscoped(c.text), c.result, 1, self.needs_number) for c in first):
+            return []
+        done = {c.text for c in self.calls}
+        options = [self.q.query, " ".join(filter(None, [self.q.subject, self.q.period_phrase]))]
+        return [(search, text_arguments(search, query)) for query in options if query and query not in done][:1]
 
     def _next_steps(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, calculator = self.q, self.tools.get("search"), self.tools.get("calculator")
@@ -441,7 +455,9 @@ class Policy:
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
             value = float(result)
-            result, unit = f"{'-' if value < 0 else ''}${abs(value):,.2f}".replace(".00", "") + a.unit[1:], ""
+            money = f"{abs(value):,.2f}".replace(".00", "")
+            money = money.rstrip("0") if a.unit[1:] and "." in money else money  # "$0.5M", but "$1,089.50"
+            result, unit = f"{'-' if value < 0 else ''}${money}" + a.unit[1:], ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         change = "a change" if self.q.percent else "a difference"
         return (f"{label(a.side)} ({a.text}) is {relation} than {label(b.side)} ({b.text}): {change} of {result}{unit} "

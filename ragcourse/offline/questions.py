@@ -48,7 +48,7 @@ vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-mo
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
 AGGREGATE_WORDS = word_set("total totals combined sum altogether overall millions million billions thousands dollars "
-                           "dollar euros terms units")
+                           "dollar euros terms units figure figures")
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
@@ -62,11 +62,12 @@ _COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differ\w*|chang\w*|
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?)\b", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)", re.I)
-_ORDERS = re.compile(r"\b(orders?|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|al)|tracking|"
-                     r"dispatch(?:ed)?|parcels?|consignments?)\b", re.I)
+_ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
+                     r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)
+#: Order words that are not about an order's status: "in order to", delivery *terms* of a contract, bookings.
 _NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbookings?\b|"
-                         r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?)\b|"
-                         r"\b(?:contracts?|clauses?|agreements?)\b", re.I)
+                         r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?|times?)\b|"
+                         r"\b(?:clauses?|penalt\w*|liabilit\w*|terms)\b", re.I)
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
@@ -131,6 +132,7 @@ class Question:
     measures: tuple[str, ...] = ()  # several things compared over the same sides: ("hotel cap", "per diem")
     referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
+    choice: bool = False        # asks which side is larger ("which ... more"): the gap is larger minus smaller
     operation: str = ""         # how the numbers combine: a key of OPERATIONS or "difference"; "" when none
     answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
 
@@ -355,6 +357,10 @@ _ASKS_CHOICE = re.compile(r"\b(?:which|who|whether)\b|\b(?:more|most|less|least|
                           re.I)
 
 
+_WHICH_SIDE = re.compile(r"\b(?:which|who|whether)\b.*\b(?:more|most|less|least|fewer|higher|lower|larger|smaller|"
+                         r"bigger|better|worse|greater)\b", re.I)
+
+
 def _operation(text: str, sides: list[str], total: bool) -> str:
     """How the found numbers combine: the first operation the grammar names, else the closest in meaning."""
     for name, pattern in OPERATIONS.items():
@@ -485,6 +491,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     subject = _refined_subject(main, clauses, sides)
+    if sides and not subject:  # "which was lower: the X in March or in April?": the measure sits with the sides
+        subject = _subject(max(clauses, key=lambda c: sum(side.lower() in c.lower() for side in sides)), sides)
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
@@ -506,5 +514,5 @@ def analyse(question: str, today: date | None = None) -> Question:
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
-        operation=operation)
+        operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)))
     return replace(analysed, answer_type=_answer_type(analysed))
