@@ -10,8 +10,7 @@ products and subject words are never "corrected".
 the operation of a question that asks for a figure but names no operation the grammar knows
 (compared with each operation's description), and a measure written in other words than the
 document ("private car" for "own vehicle").
-Both go through :func:`_embed`, the one place this module reaches for embeddings, so
-re-pointing it at an injected embedding function is a one-line change.
+Both use the embedding function the model was handed (:mod:`.meaning`), remembered per text.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from . import meaning
 from .text import MONTHS, STOPWORDS, word_set
 
 #: The grammar's own words: what a typo is corrected to (and nothing else is).
@@ -52,21 +52,12 @@ def correct(text: str) -> str:
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
 
 
-def _embed(texts: list[str]) -> np.ndarray:
-    """Unit vectors of ``texts`` from the model the offline answerer already uses (one place to re-point)."""
-    from .answering import _embed as embed_with_model
-
-    return embed_with_model(texts)
-
-
-@lru_cache(maxsize=2048)
-def _vector(text: str) -> np.ndarray:
-    return _embed([text])[0]
-
-
 def similarity(a: str, b: str) -> float:
     """Cosine of two texts' meanings (-1 to 1)."""
-    return float(_vector(a) @ _vector(b)) if a and b else 0.0
+    if not (a and b):
+        return 0.0
+    first, second = meaning.embed_remembered([a, b])
+    return float(first @ second)
 
 
 def closest(phrase: str, options: Sequence[str], minimum: float = 0.5) -> tuple[int, float]:
