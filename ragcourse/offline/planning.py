@@ -498,14 +498,12 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_choice: Any = "auto",
+def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_choice: str = "auto",
            parallel: bool = True) -> Decision:
-    """The next step of the agent: tool calls (several when independent and allowed) or the answer."""
+    """The next step of the agent: tool calls (several when independent and allowed) or the answer; with
+    ``tool_choice="none"`` the answer. (``model`` honours "required" and a named tool on top of this.)"""
     policy = Policy(messages, tools)
     planned = [] if tool_choice == "none" else policy.next_calls()
-    if isinstance(tool_choice, dict):
-        wanted = tool_choice.get("function", {}).get("name")
-        planned = [(t, a) for t, a in planned if t.name == wanted] or planned[:0]
     if planned:
         chosen = planned if parallel else planned[:1]
         return Decision([(tool.name, args) for tool, args in chosen])
