@@ -146,10 +146,10 @@ def run_northwind(folder: Path | None = None, *, modes: Sequence[str] = ("simple
             for mode in modes:
                 rows = []
                 for i, q in enumerate(questions, start=1):
-                    rows.append({**score_question(kb, q, mode), "split": q.split})
+                    rows.append((q.split, score_question(kb, q, mode)))
                     if progress:
                         print(f"Northwind {mode}: {i}/{len(questions)}", file=sys.stderr, end="\r")
-                result[mode] = {split: summarise([r for r in rows if split in (r["split"], "all")])
+                result[mode] = {split: summarise([r for part, r in rows if split in (part, "all")])
                                 for split in ("dev", "test", "all")}
         finally:
             if previous is None:

@@ -191,20 +191,23 @@ def _vocabulary(pages: Sequence[list[Line]]) -> Counter[str]:
 
 
 def _breadcrumb(lines: Sequence[Line], i: int, heading: str) -> tuple[str, int]:
-    """A "PARENT: Heading" line (maybe wrapped) right after a heading: (the parent, lines it takes), or ("", 0)."""
+    """A "PARENT: Heading" or "PARENT - Heading" line (maybe wrapped) right after a heading: (the parent, lines
+    it takes), or ("", 0)."""
     if i < len(lines) and lines[i].text.lower() == heading.lower():
         return "", 1  # the heading said twice, once in body type
-    if i >= len(lines) or ":" not in lines[i].text:
+    separator = next((sep for sep in (": ", " - ", " – ") if i < len(lines) and sep in lines[i].text), None)
+    if separator is None:
         return "", 0
-    parent, _, rest = lines[i].text.partition(":")
+    parent, _, rest = lines[i].text.partition(separator)
     target, used = " ".join(heading.split()).lower(), 1
     rest = rest.strip()
     while target.startswith(rest.lower()) and rest.lower() != target and i + used < len(lines):
         rest = f"{rest} {lines[i + used].text}".strip()
         used += 1
-    if rest.lower() != target or not parent.strip():
+    parent = parent.lstrip("#").strip()
+    if rest.lower() != target or not parent:
         return "", 0
-    return parent.strip().title() if parent.isupper() else parent.strip(), used
+    return parent.title() if parent.isupper() else parent, used
 
 
 def layout_pages(pages: Sequence[Any], progress: Callable[[int], None] | None = None) -> Layout:
@@ -249,12 +252,14 @@ class _Writer:
             i += 1
             if level:
                 _close(blocks, paragraph)
+                name = line.text.lstrip("#").strip()  # a heading typed as Markdown in the source: "## Services"
                 if cover:
-                    blocks.append(line.text)
+                    blocks.append(name)
                     continue
-                parent, used = _breadcrumb(lines, i, line.text)
-                self._enter(level, line.text, parent)
-                blocks.append(f"{'#' * level} {line.text}")
+                parent, used = _breadcrumb(lines, i, name)
+                self._enter(level, name, parent)
+                written = self.path[-2:] if parent else self.path[-1:]
+                blocks.append("\n".join(f"{'#' * lv} {title}" for lv, title in written))
                 i, last_y = i + used, None
                 continue
             text = line.text.lstrip("#").strip() or line.text
@@ -280,9 +285,12 @@ class _Writer:
 
     def _enter(self, level: int, heading: str, parent: str) -> None:
         """The path after a heading; a breadcrumb's parent takes the level above it."""
-        path = [(lv, name) for lv, name in self.path if lv < level]
-        if parent and (not path or path[-1][1] != parent):
-            path = [(lv, name) for lv, name in path if lv < level - 1] + [(max(level - 1, 1), parent)]
+        if parent:
+            above = max(level - 1, 1)
+            level = max(level, above + 1)
+            path = [(lv, name) for lv, name in self.path if lv < above] + [(above, parent)]
+        else:
+            path = [(lv, name) for lv, name in self.path if lv < level]
         self.path = [*path, (level, heading)]
 
 

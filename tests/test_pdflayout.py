@@ -160,3 +160,12 @@ def test_a_thousand_page_pdf_is_read_with_progress_and_keeps_what_was_ingested(t
     kb = KnowledgeBase.open(FOLDER_KB_NAME, tmp_path / "kb", embedder=embedder)
     assert kb.chunks["berths-p1000:000"].text == "Berth 1000 is assigned to vessel V1000."
     assert any(c.doc_id == "first" for c in kb.chunks.values())
+
+
+def test_a_breadcrumb_under_a_heading_becomes_its_parent_section() -> None:
+    body = [(f"Line {n} of the claims procedure for damaged crates.", 11.0, "/Serif") for n in range(3)]
+    pages = [FakePage([("Cargo Insurance", 11.0, "/Serif-Bold"), ("POLICIES - Cargo Insurance", 11.0, "/Serif"),
+                       *body])]
+    markdown = layout_pages(pages).pages[0].markdown
+    assert markdown.splitlines()[:3] == ["# Policies", "## Cargo Insurance", ""]
+    assert "POLICIES - Cargo Insurance" not in markdown
