@@ -95,11 +95,6 @@ class Ledger:
 _LEDGER: ContextVar[Ledger | None] = ContextVar("ragcourse_ledger", default=None)
 
 
-def active_ledger() -> Ledger | None:
-    """The ledger of the question being answered, if any."""
-    return _LEDGER.get()
-
-
 @contextmanager
 def open_ledger(client: Any = None) -> Iterator[Ledger]:
     """A fresh ledger for one question; its client is ``client``, else the enclosing ledger's, else the configured one."""
