@@ -369,3 +369,54 @@ def test_the_measure_is_read_from_the_clause_of_the_sides_when_the_question_clau
 def test_a_question_word_without_its_apostrophe_is_read_as_two_words():
     assert analyse("whats the diffrence in ferry fares between 2021 and 2022?").side_queries() == [
         "2021 ferry fare", "2022 ferry fare"]
+
+
+def after_one_search(question: str, passage: str) -> list:
+    """The calls the model makes once its first search returned ``passage``."""
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    assert [name for name, _ in first] == ["find_docs"]
+    return decide(conversation(question, [(*first[0], passage)]), [SEARCH, CALCULATOR]).tool_calls
+
+
+def test_a_share_is_computed_from_one_sentence_that_gives_the_whole_and_its_parts():
+    calls = after_one_search("What share of the 2023 harbour budget went to the new crane rails?",
+                             "[port.md] Harbour budget 2023\nThe $8.0M harbour budget for 2023 includes $2.0M for new "
+                             "crane rails at the east quay, $1.5M for dredging and $0.5M for lighting.")
+    assert calls == [("compute", {"expression": "2 / 8 * 100"})]
+
+
+def test_a_percent_change_is_computed_from_a_stated_from_to():
+    calls = after_one_search("By how much in percent did the price of a school lunch go up with the new caterer?",
+                             "[canteen.md] Canteen update\nThe new caterer raised the price of a school lunch from "
+                             "$4.00 to $5.00.")
+    assert calls == [("compute", {"expression": "(5 - 4) / 4 * 100"})]
+
+
+def test_an_explicit_gap_is_a_difference_even_for_a_per_unit_measure():
+    question = analyse("ferry fare per trip in the 2022 timetable vs the 2021 one - how much higher is it?")
+    assert question.sides == ("2022", "2021") and question.operation == "difference"
+
+
+def test_more_than_names_the_two_sides():
+    question = analyse("How many more days of training does the night shift get than the day shift?")
+    assert question.sides == ("night shift", "day shift") and question.operation == "difference"
+
+
+def test_adding_up_abbreviated_months_is_a_sum_over_each_month():
+    question = analyse("Add up the parcels we shipped in Jan, Feb and Mar 2022")
+    assert question.operation == "sum"
+    assert [p.text for p in question.periods] == ["January 2022", "February 2022", "March 2022"]
+
+
+def test_a_previous_or_year_earlier_period_follows_the_period_named():
+    assert analyse("Why did footfall fall in Q1 2022 versus the previous quarter?").sides == ("Q1 2022", "Q4 2021")
+    same = analyse("How did ticket sales in the second quarter of 2021 compare to the same quarter a year earlier?")
+    assert same.sides == ("Q2 2021", "Q2 2020")
+    assert analyse("What dragged footfall down in March 2022?").cause
+
+
+def test_a_code_in_the_plural_is_the_code_and_a_measure_code_binds_the_number():
+    assert anchors("Why did the KT-9s rattle?") == {"kt-9"}
+    block = Block("bikes.md", "Sales, May 2021",
+                  "Bikes sold in May 2021 were 900, the highest monthly figure ever. KT-9 bikes sold were 120.")
+    assert find_quantity("May 2021", "monthly KT-9 bikes sold", [block]).text == "120"

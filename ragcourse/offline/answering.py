@@ -63,7 +63,8 @@ SEMANTIC_WEIGHT = 0.55
 #: The question's words that ask for a cause, and the wordings that give one.
 CAUSE_TERM = "<cause>"
 CAUSE_BONUS = 0.15
-_ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind)\b", re.I)
+_ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind|"
+                         r"(?<=what )(?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led))\b", re.I)
 GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|result(?:ed)? (?:of|from)|led to|"
                           r"contribut\w*|factors?|owing to|thanks to|explain\w*|attribut\w*)\b", re.I)
 #: A sentence that announces the sentences after it: "had two main causes.", "as follows:".

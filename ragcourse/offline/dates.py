@@ -84,6 +84,31 @@ def _quarter_of(day: date) -> tuple[int, int]:
     return (day.month - 1) // 3 + 1, day.year
 
 
+_BEFORE_NAMED = re.compile(r"\b(?:the\s+)?(?:previous|prior|preceding) (quarter|month)\b|\bthe (quarter|month) before\b", re.I)
+_YEAR_EARLIER = re.compile(r"\b(?:the\s+)?same (quarter|month|period)(?: of)? (?:a|one|the) year (?:earlier|before|ago)\b|"
+                           r"\b(?:the\s+)?same (quarter|month|period) (?:of |in )?(?:the )?(?:previous|prior|last) year\b|"
+                           r"\b(?:a|one) year (?:earlier|before|ago)\b|\b(?:the\s+)?year-ago (?:quarter|month|period)\b", re.I)
+
+
+def anchor_relative(text: str) -> str:
+    """Relative periods that follow a named one, resolved against it rather than today: in "Q1 2024 versus the
+    previous quarter" that is Q4 2023, in "Q3 2024 compared to the same quarter a year earlier" Q3 2023."""
+    named = [p for p in find_periods(text) if p.year and p.kind in ("quarter", "month")]
+    if not named:
+        return text
+    anchor = named[0]
+
+    def before(m: re.Match[str]) -> str:
+        if (m[1] or m[2]).lower() != anchor.kind:
+            return m[0]
+        size = 4 if anchor.kind == "quarter" else 12
+        number, year = (anchor.number - 1, anchor.year) if anchor.number > 1 else (size, anchor.year - 1)
+        return Period(year, anchor.kind, number).text
+
+    text = _BEFORE_NAMED.sub(before, text)
+    return _YEAR_EARLIER.sub(lambda m: Period(anchor.year - 1, anchor.kind, anchor.number).text, text)
+
+
 def resolve_relative(text: str, today: date) -> str:
     """``text`` with relative dates replaced by absolute ones ("last week" -> "2025-01-13 to 2025-01-19")."""
     q, year = _quarter_of(today)

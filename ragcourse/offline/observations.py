@@ -109,7 +109,7 @@ def _is_share(text: str, end: int, hits: set[str]) -> bool:
 
 def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
     """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin")."""
-    side_anchors, subject_terms = anchors(side), set(terms(subject))
+    side_anchors, subject_terms = anchors(side) | anchors(subject), set(terms(subject))  # "LX-200 bookings": its code
     side_periods = find_periods(side)
     side_words = set(terms(side)) - side_anchors if not side_periods else set()  # a named side must be named
     subject_words = {w.lower() for w in subject.split()}
@@ -153,7 +153,7 @@ MIN_MEANING = 0.4
 def _by_meaning(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
     """The number of the side's sentence closest in meaning to ``subject``, for a measure written in other words
     than the documents use; in that sentence the number of the side's period (or next to the side's name)."""
-    side_anchors, side_periods = anchors(side), find_periods(side)
+    side_anchors, side_periods = anchors(side) | anchors(subject), find_periods(side)
     side_words = set(terms(side)) - side_anchors if not side_periods else set()
     best: tuple[float, Quantity] | None = None
     for sentence in sentences_of(blocks):

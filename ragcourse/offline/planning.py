@@ -38,7 +38,19 @@ from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
 from .questions import Question, analyse, key_phrase
-from .text import MONTHS, NUMBER, Period, find_periods, nearest_period, number_value, plain_number, stem, terms, unit_of
+from .text import (
+    MONTHS,
+    NUMBER,
+    Period,
+    find_periods,
+    nearest_period,
+    number_value,
+    numbers,
+    plain_number,
+    stem,
+    terms,
+    unit_of,
+)
 from .toolbox import Tool, classify, order_arguments, text_arguments
 
 _FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
@@ -211,16 +223,38 @@ class Policy:
         latest = {b.label for c in self.calls if c.round == last and c.result for b in parse_blocks(c.result)}
         return bool(latest - seen_before)
 
-    def change_expression(self) -> str | None:
-        """For "by how much did X go up?": "new - old" from a quoted "from $5,150 to $5,459"."""
+    def _quoted_sentences(self, limit: int) -> list[Sentence]:
+        """The sentences each search so far would quote for its own query, in the order they were found."""
         search = self.tools.get("search")
-        for call in self.calls:
-            if not (call.result and search and call.name == search.name):
+        return [sentence for call in self.calls if call.result and search and call.name == search.name
+                for sentence in quoted(call.text, call.result, limit)]
+
+    def change_expression(self) -> str | None:
+        """For "by how much (in percent) did X go up?": "new - old", or the relative change, from a quoted
+        "from $5,150 to $5,459"."""
+        for sentence in self._quoted_sentences(2):
+            m = _FROM_TO.search(sentence.text)
+            if m and unit_of(m[1]) == unit_of(m[2]):
+                new, old = plain_number(number_value(m[2])), plain_number(number_value(m[1]))
+                return f"({new} - {old}) / {old} * 100" if self.q.percent else f"{new} - {old}"
+        return None
+
+    def share_expression(self) -> str | None:
+        """For "what share of the total goes to X?" answered by one sentence that states the whole and its parts:
+        the whole is its largest amount, the part the amount whose own words (the words after it, then before
+        it) share most with the question."""
+        wanted = set(terms(self.q.text))
+        for sentence in self._quoted_sentences(2):
+            found = numbers(sentence.text)
+            units = {unit_of(m[0]) for m in found}
+            if len(found) < 2 or len(units) > 1 or "%" in units:
                 continue
-            for sentence in quoted(call.text, call.result, 2):
-                m = _FROM_TO.search(sentence.text)
-                if m and unit_of(m[1]) == unit_of(m[2]):
-                    return f"{plain_number(number_value(m[2]))} - {plain_number(number_value(m[1]))}"
+            whole = max(found, key=lambda m: number_value(m[0]))
+            fits = {i: _described_by(sentence.text, found, i, wanted) for i, m in enumerate(found)
+                    if m is not whole and number_value(m[0]) > 0}
+            best = max(fits, key=fits.__getitem__, default=None)
+            if best is not None and fits[best] > 0:
+                return f"{plain_number(number_value(found[best][0]))} / {plain_number(number_value(whole[0]))} * 100"
         return None
 
     def listed_total(self) -> str | None:
@@ -321,7 +355,10 @@ class Policy:
             scope = self.referent() or first
             return [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
         if not q.comparison:
-            expression = (self.change_expression() if q.amount else self.listed_total()) if calculator else None
+            expression = None
+            if calculator:
+                changed = self.change_expression() if q.amount or q.operation == "percent change" else None
+                expression = changed or (self.share_expression() if q.operation == "share" else self.listed_total())
             return [(calculator, text_arguments(calculator, expression))] if expression else []
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
@@ -443,7 +480,8 @@ class Policy:
         if result and self.q.operation in ("average", "max", "min") and len(quantities) > 2:
             return self._across_sides_line(call, result, quantities, label)
         if not result or not pair:
-            return f"Calculation: {call.result.strip()}." if result else ""
+            unit = "%" if self.q.percent or self.q.operation == "share" else ""
+            return f"The calculation gives {result}{unit} ({call.result.strip()})." if result else ""
         if self.q.operation in ("share", "ratio"):
             part, whole = sorted(pair, key=lambda x: x.value)
             if self.q.operation == "share":
@@ -477,6 +515,14 @@ class Policy:
         return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "
                 f"{'more' if self.q.operation == 'max' else 'less'} than {label(ranked[1].side)} ({ranked[1].text}); "
                 f"compared: {listed} ({call.result.strip()}).")
+
+
+def _described_by(text: str, found: list[re.Match[str]], i: int, wanted: set[str]) -> float:
+    """How well the words around the i-th number of ``text`` match ``wanted``: the words after it (up to the next
+    number) count fully, the words before it (from the previous number) half: "$4.6M for test stations"."""
+    after = text[found[i].end():found[i + 1].start() if i + 1 < len(found) else len(text)]
+    before = text[found[i - 1].end() if i else 0:found[i].start()]
+    return len(wanted & set(terms(after))) + 0.5 * len(wanted & set(terms(before)))
 
 
 def _within(inner: Period, outer: Period) -> bool:

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .dates import expand_spans, fill_years, resolve_relative
+from .dates import anchor_relative, expand_spans, fill_years, resolve_relative
 from .lexicon import closest, correct
 from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, period_mentions, stem, word_set
 
@@ -48,7 +48,7 @@ vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-mo
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
 AGGREGATE_WORDS = word_set("total totals combined sum altogether overall millions million billions thousands dollars "
-                           "dollar euros terms units figure figures")
+                           "dollar euros terms units figure figures $m m bn usd eur gbp")
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
@@ -58,9 +58,10 @@ DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell f
 VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted target targeted projected estimated expected "
                          "actual actuals reported")
 
-_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differ\w*|chang\w*|from .+ to |more than|less than|"
+_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
-_CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?)\b", re.I)
+_CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?|how come)\b|"
+                    r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)", re.I)
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)
@@ -77,7 +78,11 @@ _AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many) \w+ (?:did|d
                      r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
 _BRIDGE = re.compile(r"\b(?:in|during|for)\s+the\s+(quarter|month|year)\s+(?:when|in which|that|of)\s+(?:the\s+|our\s+)?"
                      r"([^,?]+)", re.I)
-_TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all)\b", re.I)
+_TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all|add(?:ed|ing)? (?:\w+ )*?up|all together)\b", re.I)
+#: An explicit ask for the gap between two values: "how much higher", "how many more weeks", "by how much".
+_DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
+                         r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b",
+                         re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
@@ -296,6 +301,9 @@ def _named_sides(clause: str) -> list[str]:
              and not find_periods(n)]
     if len(set(names)) >= 2:
         return list(dict.fromkeys(names))
+    than = _THAN.search(clause)  # "how many more weeks does the day shift get than the night shift?"
+    if than and _ASKS_CHOICE.search(clause[:than.start()]):
+        return [key_phrase(than[1]), key_phrase(than[2])]
     clause = re.split(r"\s[-–—]\s|[:,]\s*(?=which|who|what|how)", clause, maxsplit=1, flags=re.I)[0]  # "A vs B - which"
     m = re.search(r"\b(?:between|compare)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+(?:the\s+|our\s+)?"
                   r"(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
@@ -303,6 +311,10 @@ def _named_sides(clause: str) -> list[str]:
         a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
         return [key_phrase(a), key_phrase(b)]
     return []
+
+
+_THAN = re.compile(r"\b(?:does|do|did|is|are|was|were|has|have|had|will|would|can)\s+(?:the\s+|our\s+|an?\s+)?"
+                   r"([\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:[\w-]+\s+)?than\s+(?:the\s+|our\s+|an?\s+)?([\w\s-]+?)\s*[?.]?$", re.I)
 
 
 def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:
@@ -362,8 +374,11 @@ _WHICH_SIDE = re.compile(r"\b(?:which|who|whether)\b.*\b(?:more|most|less|least|
 
 
 def _operation(text: str, sides: list[str], total: bool) -> str:
-    """How the found numbers combine: the first operation the grammar names, else the closest in meaning."""
+    """How the found numbers combine: the first operation the grammar names, else the closest in meaning. An
+    explicit ask for the gap ("how much higher") is a difference even when a measure reads "per night"."""
     for name, pattern in OPERATIONS.items():
+        if name == "ratio" and _DIFFERENCE.search(text):
+            return "difference"
         if pattern.search(text) and (name not in ("max", "min") or len(sides) >= 2):
             if name in ("max", "min") and (_AMOUNT.search(text) or len(sides) == 2):
                 return "difference"  # "which is larger, and by how much": the gap answers both
@@ -422,7 +437,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     """A specific search per clause that asks for something of its own (not just "which changed more")."""
     parts = []
     for clause in clauses:
-        if not key_phrase(clause, CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS):
+        if not key_phrase(clause, CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS):
             continue
         parts.append(key_phrase(_with_years(clause, periods), frozenset({"compare", "why", "explain"})))
     return list(dict.fromkeys(p for p in parts if p))
@@ -430,7 +445,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
 _RELATIVE = re.compile(r"\b(?:the|a|an|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which)\s+((?:[\w$%.,-]+\s+){0,8}?"
-                       r"[\w$%-]+?)(?=\s*(?:[,?;]|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
+                       r"[\w$%-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b", re.I)
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
@@ -468,6 +483,7 @@ def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
     question = correct(question)
+    question = anchor_relative(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = expand_spans(text)
     source = _SOURCE.match(text)

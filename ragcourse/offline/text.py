@@ -27,6 +27,7 @@ def word_set(text: str) -> frozenset[str]:
 
 
 STOPWORDS = word_set("""
+pls please thanks thx
 a about above after again against all also am an and any are as at be because been before being below between both
 but by can could did do does doing down during each few for from further had has have having he her here hers him his
 how i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over
@@ -51,6 +52,8 @@ _QUARTER_PATTERNS = (
 _BARE_QUARTER = re.compile(r"\bq([1-4])\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b({'|'.join(MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
                          rf"(?:\s+\d{{1,2}},?)?\s+({_YEAR})\b", re.I)
+#: A month on its own, written out or abbreviated ("Oct", "Sept.").
+_STANDALONE_MONTH = rf"\b({'|'.join(MONTHS)}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
 _STANDALONE_YEAR = re.compile(rf"(?<![\d.,$])\b({_YEAR})\b(?![.,]?\d)")
 _WORD = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
 _CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9]+(?:-[a-z0-9]+)+$")
@@ -116,12 +119,12 @@ def period_mentions(text: str) -> list[tuple[int, int, Period]]:
         found.append((*m.span(), Period(int(m[2]) if m[2] else None, "quarter", int(m[1]))))
     for m in _MONTH_YEAR.finditer(text):
         found.append((*m.span(), Period(int(m[2]), "month", _MONTH_PREFIX[m[1][:3].lower()])))
-    for pattern, kind in ((rf"\b({'|'.join(MONTHS)})\b", "month"), (_STANDALONE_YEAR.pattern, "year")):
+    for pattern, kind in ((_STANDALONE_MONTH, "month"), (_STANDALONE_YEAR.pattern, "year")):
         for m in re.finditer(pattern, text, re.I):
-            if m[0] == "may":
-                continue  # "employees may work ...": the verb, not the month
+            if m[0] in ("may", "mar"):
+                continue  # "employees may work ...", "scratches mar the finish": verbs, not months
             if not any(a <= m.start() < b for a, b, _ in found):
-                period = (Period(None, "month", MONTHS.index(m[1].lower()) + 1) if kind == "month"
+                period = (Period(None, "month", _MONTH_PREFIX[m[1][:3].lower()]) if kind == "month"
                           else Period(int(m[1]), "year"))
                 found.append((*m.span(), period))
     return sorted(found, key=lambda item: item[0])
@@ -188,6 +191,9 @@ def opens_with_period(sentence: str) -> bool:
 
 
 def stem(word: str) -> str:
+    """The word's stem; a product code in the plural is the code ("lx-200s" -> "lx-200")."""
+    if re.fullmatch(r"[a-z0-9-]*\ds", word) and _CODE.match(word):
+        return word[:-1]
     return _stemmer().stemWord(word)
 
 
