@@ -7,6 +7,7 @@ never seen (the end-to-end behaviour through the OpenAI SDK is in test_offline_m
 from __future__ import annotations
 
 import json
+from datetime import date
 
 from ragcourse.offline.answering import select, sentences_of
 from ragcourse.offline.lexicon import correct
@@ -420,3 +421,20 @@ def test_a_code_in_the_plural_is_the_code_and_a_measure_code_binds_the_number():
     block = Block("bikes.md", "Sales, May 2021",
                   "Bikes sold in May 2021 were 900, the highest monthly figure ever. KT-9 bikes sold were 120.")
     assert find_quantity("May 2021", "monthly KT-9 bikes sold", [block]).text == "120"
+
+
+def test_a_target_year_does_not_date_the_event_and_searches_carry_the_year():
+    question = analyse("The school that moved its science fair to 2025 in October - who runs it?", date(2025, 1, 20))
+    assert "October 2024" in question.searches()[0]
+
+
+def test_two_names_offered_as_a_choice_stop_before_the_verb_and_keep_the_period():
+    question = analyse("In March 2022, did Upper Valley or Lower Valley ship more parcels, and by how much?")
+    assert question.sides == ("Upper Valley", "Lower Valley") and question.operation == "difference"
+    assert question.searches() == ["Upper Valley ship parcel March 2022", "Lower Valley ship parcel March 2022"]
+
+
+def test_a_total_in_the_measure_does_not_turn_a_gap_into_a_sum():
+    question = analyse("Which lease is bigger in total rent, the North Yard warehouse lease or the Pier 4 one, and by "
+                       "how much?")
+    assert question.sides == ("North Yard warehouse lease", "Pier 4") and question.operation == "difference"

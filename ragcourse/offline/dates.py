@@ -158,9 +158,18 @@ def expand_spans(text: str) -> str:
     return _ORDINAL_SPAN.sub(quarters, text)
 
 
-def fill_years(periods: list[Period], today: date | None) -> list[Period]:
-    """Give yearless quarters and months a year: the question's own year, else the latest one that has ended."""
-    years = [p.year for p in periods if p.year]
+_TARGET_YEAR = re.compile(r"\b(?:to|until|till|into|through|by)\s+((?:19|20)\d{2})\b", re.I)
+
+
+def target_years(text: str) -> set[int]:
+    """Years named as a target ("postponed to 2025", "valid until 2026"): they date the target, not the event."""
+    return {int(y) for y in _TARGET_YEAR.findall(text)}
+
+
+def fill_years(periods: list[Period], today: date | None, targets: set[int] = frozenset()) -> list[Period]:
+    """Give yearless quarters and months a year: the question's own year (not a target year), else the latest one
+    that has ended."""
+    years = [p.year for p in periods if p.year and p.year not in targets]
     filled = []
     for p in periods:
         if p.year or p.kind == "year":

@@ -35,7 +35,7 @@ from .text import (
 )
 
 #: The share of the subject's terms a sentence (with its title) must name for its number to count.
-MIN_SUBJECT_SHARE = 0.66
+MIN_SUBJECT_SHARE = 0.5
 
 
 @dataclass(frozen=True)

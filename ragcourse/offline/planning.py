@@ -204,7 +204,7 @@ class Policy:
 
     def total_expression(self, quantities: dict[str, Quantity]) -> str | None:
         """The sum of every side's number, once all were found (for "total ... combined" questions)."""
-        if not self.q.total or self.q.operation in ("share", "ratio", "average") or len(quantities) < len(self.q.sides):
+        if self.q.operation != "sum" or len(quantities) < len(self.q.sides):
             return None
         return " + ".join(quantities[side].plain for side in self.q.sides)
 

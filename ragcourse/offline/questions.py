@@ -34,9 +34,9 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .dates import anchor_relative, expand_spans, fill_years, resolve_relative
+from .dates import anchor_relative, expand_spans, fill_years, resolve_relative, target_years
 from .lexicon import closest, correct
-from .text import STOPWORDS, Period, anchors, find_periods, normalise_periods, period_mentions, stem, word_set
+from .text import MONTHS, STOPWORDS, Period, anchors, find_periods, normalise_periods, period_mentions, stem, word_set
 
 #: Words that say how to combine facts rather than which facts to find.
 CUE_WORDS = word_set("""
@@ -44,6 +44,7 @@ compare compared comparison comparing difference differ different change changed
 higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
 drivers cause causes caused behind percent percentage points point relative much how what did does do whether one
 most least highest lowest largest smallest biggest fewest average mean share proportion ratio
+bigger larger smaller greater fewer longer shorter cheaper
 vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-month
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
@@ -66,7 +67,7 @@ _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)
 #: Order words that are not about an order's status: "in order to", delivery *terms* of a contract, bookings.
-_NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbookings?\b|"
+_NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbook(?:ings?|ed|s)?\b|"
                          r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?|times?)\b|"
                          r"\b(?:clauses?|penalt\w*|liabilit\w*|terms)\b", re.I)
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
@@ -175,7 +176,8 @@ class Question:
 
     def side_query(self, side: str, measure: str) -> str:
         """The specific search for one side of one measure: "Q3 2024 gross margin"."""
-        return f"{self.label(side)} {measure} {self.source}".strip()
+        period = "" if find_periods(side) else self.period_phrase  # "Northern Europe bookings December 2024"
+        return " ".join(f"{self.label(side)} {measure} {period} {self.source}".split())
 
     def side_queries(self) -> list[str]:
         """One specific search per compared side (and measure)."""
@@ -275,17 +277,26 @@ def _alternatives(clause: str) -> list[str]:
     segments = [seg.strip() for seg in _ALTERNATIVES.split(clause)]
     for index, segment in enumerate(segments):
         m = re.fullmatch(r"(?:the\s+|our\s+)?(.+?)\s+or\s+(?:the\s+|our\s+)?(.+?)", segment, re.I)
-        if not m or len(m[1].split()) > 4 or len(m[2].split()) > 4:
+        if not m or len(m[1].split()) > 6 or len(m[2].split()) > 6:
             continue
         before = []
         for earlier in reversed(segments[:index]):  # "a, b or c": short items listed before the "or"
-            if not earlier or len(earlier.split()) > 3 or _ASKS_CHOICE.search(earlier) or not key_phrase(earlier, CUE_WORDS):
+            if not earlier or len(earlier.split()) > 3 or _ASKS_CHOICE.search(earlier) or not key_phrase(earlier, CUE_WORDS) \
+                    or find_periods(earlier):
                 break
             before.insert(0, re.sub(r"^(?:the|our)\s+", "", earlier, flags=re.I))
-        sides = [key_phrase(side) for side in (*before, m[1], m[2])]
+        second = m[2]
+        if _is_name(key_phrase(m[1])):  # "Northern Europe or Continental Europe book more": the name, not the verb
+            second = re.match(r"(?:[A-Z][\w&.-]*\s*)+", second)[0] if second[:1].isupper() else second
+        sides = [re.sub(r"\s+ones?$", "", key_phrase(side)) for side in (*before, m[1], second)]  # "the Sable one"
         if all(sides) and not any(find_periods(side) for side in sides):
             return list(dict.fromkeys(sides))
     return []
+
+
+def _is_name(phrase: str) -> bool:
+    """Every word capitalised or a code: "Continental Europe", "Veltrix VX-9"."""
+    return bool(phrase) and all(w[:1].isupper() or anchors(w) for w in phrase.split())
 
 
 def _named_sides(clause: str) -> list[str]:
@@ -377,7 +388,7 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
     """How the found numbers combine: the first operation the grammar names, else the closest in meaning. An
     explicit ask for the gap ("how much higher") is a difference even when a measure reads "per night"."""
     for name, pattern in OPERATIONS.items():
-        if name == "ratio" and _DIFFERENCE.search(text):
+        if name in ("ratio", "sum") and _DIFFERENCE.search(text):  # "which deal is bigger in total value, by how much"
             return "difference"
         if pattern.search(text) and (name not in ("max", "min") or len(sides) >= 2):
             if name in ("max", "min") and (_AMOUNT.search(text) or len(sides) == 2):
@@ -427,10 +438,15 @@ def _sides(main: str, periods: list[Period]) -> list[str]:
 
 
 def _with_years(clause: str, periods: list[Period]) -> str:
-    """``clause`` with yearless quarters given the year :func:`fill_years` chose ("Q3" -> "Q3 2024")."""
-    years = {p.number: p.year for p in periods if p.kind == "quarter" and p.year}
-    return re.sub(r"\bQ([1-4])\b(?! (?:19|20)\d{2})", lambda m: f"Q{m[1]} {years[int(m[1])]}"
-                  if int(m[1]) in years else m[0], normalise_periods(clause))
+    """``clause`` with yearless quarters and months given the year :func:`fill_years` chose ("Q3" -> "Q3 2024",
+    "in November" -> "in November 2024"): a search for the bare month would favour another year's reports."""
+    quarters = {p.number: p.year for p in periods if p.kind == "quarter" and p.year}
+    months = {p.number: p.year for p in periods if p.kind == "month" and p.year}
+    clause = re.sub(r"\bQ([1-4])\b(?! (?:19|20)\d{2})", lambda m: f"Q{m[1]} {quarters[int(m[1])]}"
+                    if int(m[1]) in quarters else m[0], normalise_periods(clause))
+    month_names = "|".join(m.capitalize() for m in MONTHS)
+    return re.sub(rf"\b({month_names})\b(?!,? (?:\d{{1,2}},? )?(?:19|20)\d{{2}})", lambda m: f"{m[1]} {months[MONTHS.index(m[1].lower()) + 1]}"
+                  if MONTHS.index(m[1].lower()) + 1 in months else m[0], clause)
 
 
 def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
@@ -447,7 +463,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 _RELATIVE = re.compile(r"\b(?:the|a|an|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which)\s+((?:[\w$%.,-]+\s+){0,8}?"
                        r"[\w$%-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
-_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b", re.I)
+_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
@@ -496,7 +512,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     statement = _STATEMENT.match(text)
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
-    periods = fill_years(find_periods(text), today)
+    periods = fill_years(find_periods(text), today, target_years(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
