@@ -438,3 +438,51 @@ def test_a_total_in_the_measure_does_not_turn_a_gap_into_a_sum():
     question = analyse("Which lease is bigger in total rent, the North Yard warehouse lease or the Pier 4 one, and by "
                        "how much?")
     assert question.sides == ("North Yard warehouse lease", "Pier 4") and question.operation == "difference"
+
+
+def test_a_sentence_that_misses_what_is_asked_or_the_place_named_does_not_answer():
+    blocks = [Block("yard.md", "Depots", "About 30 drivers work at the Dunmore depot. The Dunmore depot opened in 2009."),
+              Block("garage.md", "Parking at the Kellen depot", "The Kellen depot yard has 60 parking bays for lorries.")]
+    assert select("How many parking bays are there at the Dunmore depot?", sentences_of(blocks)) == []
+    found = select("How many parking bays are there at the Kellen depot?", sentences_of(blocks))
+    assert [s.sentence.label for s in found] == ["garage.md"]
+
+
+def test_a_misspelt_name_still_finds_its_passage():
+    block = Block("survey.md", "Parent survey 2023", "The school's Parent Satisfaction Index was 72 in 2023.")
+    assert select("What Parent Satisfacion Index did the school get in 2023?", sentences_of([block]))
+
+
+ORDERS = {"type": "function", "function": {
+    "name": "parcel_status", "description": "Look up parcels of the shipping firm.",
+    "parameters": {"type": "object", "properties": {
+        "state": {"type": "string", "description": "Only parcels with this state: waiting, dispatched, delayed, arrived."}},
+        "required": []}}}
+
+
+def test_a_status_is_read_by_meaning_and_a_negated_one_is_never_asked_for():
+    def state(question: str) -> str:
+        calls = decide(conversation(question, []), [ORDERS]).tool_calls
+        return calls[0][1].get("state", "") if calls else ""
+
+    assert state("Which parcels are running late this week?") == "delayed"
+    assert state("Which parcels have not arrived yet?") != "arrived"
+    assert state("Which parcels arrived on Monday?") == "arrived"
+
+
+def test_nothing_found_inside_goes_to_the_web_once_with_the_question_terms():
+    question = "what does harwick analytics say about the size of the ferry trade?"
+    first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
+    assert [name for name, _ in first] == ["find_docs"]
+    nothing = (*first[0], "[memo.md] Canteen\nThe canteen opens at 8.")
+    second = decide(conversation(question, [nothing]), [SEARCH, WEB]).tool_calls
+    if [name for name, _ in second] == ["find_docs"]:  # the documents once more in other words, if it has any
+        second = decide(conversation(question, [nothing, (*second[0], nothing[2])]), [SEARCH, WEB]).tool_calls
+    third = second
+    assert third == [("web_lookup", {"query": "harwick analytics say size ferry trade"})]
+
+
+def test_what_a_yes_no_question_asks_about_must_be_spoken_of():
+    block = Block("rules.md", "School rules", "Pupils in years 5 and 6 may bring a mobile phone to school.")
+    assert select("Are pupils allowed to bring their hamsters to school?", sentences_of([block])) == []
+    assert select("Are pupils allowed to bring their phones to school?", sentences_of([block]))

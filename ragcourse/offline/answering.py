@@ -31,6 +31,9 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz, process
+
+from .lexicon import similarity
 from .meaning import embed
 from .messages import Block
 from .questions import analyse
@@ -205,6 +208,75 @@ def has_answer_shape(question: str, sentence: str) -> bool:
     return all(shape.search(sentence) for asks, shape in _ANSWER_SHAPES if asks.search(question))
 
 
+#: Where a question names what it asks for: "how many <parking spaces> are ...", "what <unit price> did ...",
+#: "what are the <payment terms> of ...", "who <won> ...", "does the <dental insurance> cover ...".
+_FOCUS = (
+    re.compile(r"\bhow (?:many|much)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)\s+(?:is|are|was|were|do|does|did|can|could|will|"
+               r"would|has|have|had|should|must|may)\b", re.I),
+    re.compile(r"^\s*(?:what|which)\s+(?!is\b|are\b|was\b|were\b|did\b|does\b|do\b)((?:[\w-]+\s+){0,3}?[\w-]+?)\s+"
+               r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b", re.I),
+    re.compile(r"^\s*(?:what|which) (?:is|are|was|were) (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
+               r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we)\b|\s*\?|$)", re.I),
+    re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)([\w-]+)", re.I),
+    re.compile(r"^\s*(?:does|do|is|are|can|will)\s+(?:the\s+|our\s+|an?\s+)?(?:company\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)"
+               r"\s+(?:cover|covers|include|includes|apply|applies|allow|allows|exist|exists|offer|offers)\b", re.I),
+    re.compile(r"\b(?:allowed|permitted|able) to\s+[\w-]+\s+(?:their|our|my|his|her|a|an|the)?\s*((?:[\w-]+\s+){0,2}?[\w-]+?)"
+               r"(?:\s+(?:to|at|in|into|on|for|with|from)\b|\s*\?|$)", re.I),
+)
+#: How close in meaning a sentence must be to what is asked when it does not use all of its words.
+FOCUS_MEANING, FOCUS_WITH_WORD = 0.4, 0.3
+#: A name written inside the question (not its first word, not a short acronym such as "HQ" that documents spell out).
+_QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
+
+
+#: Words that say what shape the answer takes ("what time", "which year"), not what it is about.
+_SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
+                               "proportion"))
+
+
+def asked_focus(question: str) -> str:
+    """What the question asks for ("parking spaces"), empty when its form does not say; "days of paid sabbatical"
+    asks for the sabbatical."""
+    for pattern in _FOCUS:
+        m = pattern.search(question)
+        if m:
+            phrase = re.split(r"\bof\s+", m[1], maxsplit=1)[-1]
+            return phrase if set(terms(phrase)) - _SHAPE_WORDS else ""
+    return ""
+
+
+def speaks_of(focus: str, sentence: Sentence) -> bool:
+    """Whether the sentence speaks of ``focus``: it uses all its words (or its heading does), or is close in meaning
+    to it, or uses one of them and is not far ("unused annual leave" speaks of "unused vacation days")."""
+    wanted = set(terms(focus)) - _SHAPE_WORDS
+    known = sentence.terms | sentence.title_terms
+    if not wanted or wanted <= known:
+        return True
+    closeness = similarity(focus, sentence.text)
+    return closeness >= FOCUS_MEANING or (bool(wanted & known) and closeness >= FOCUS_WITH_WORD)
+
+
+def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Sequence[Sentence]) -> list[Scored]:
+    """The supporting sentences that speak of what a one-part question asks for (one of its words, in the sentence
+    or its heading) and whose passage names every name the question names: "45 people work in Rotterdam" does not
+    answer how many parking spaces Rotterdam has, nor does another office's garage."""
+    q = analyse(question)
+    if q.comparison or q.cause or len(q.parts) > 1:
+        return supporting
+    focus = asked_focus(question)
+    names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)}
+    passage: dict[str, set[str]] = {}
+    for sentence in sentences:
+        passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)
+    return [s for s in supporting if (not focus or speaks_of(focus, s.sentence))
+            and all(_named_in(name, passage.get(s.sentence.label, set())) for name in names)]
+
+
+def _named_in(name: str, known: set[str]) -> bool:
+    """Whether a passage's terms hold the name, allowing a typo ("Promotor" for "Promoter")."""
+    return name in known or bool(process.extractOne(name, known, scorer=fuzz.ratio, score_cutoff=80))
+
+
 def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,
            needs_number: bool | None = None, exclude: Collection[str] = ()) -> list[Scored]:
     """The supporting sentences worth quoting, in reading order (empty when nothing supports an answer).
@@ -219,6 +291,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     if asks_quantity(question) if needs_number is None else needs_number:
         supporting = [s for s in supporting if numbers(s.sentence.text)]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
+    supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
         return []
     limit = limit or sentence_budget(question)

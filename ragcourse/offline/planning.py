@@ -310,10 +310,17 @@ class Policy:
         """A question the internal documents do not answer may be public (a competitor's launch, a regulator's
         rule): each internal search that found nothing to quote is tried once on the web."""
         search, web = self.tools.get("search"), self.tools.get("web")
-        if not (search and web and _NAMED.search(self.question_text)):
-            return []  # "total bookings in December" is internal: only a question naming someone or something goes out
-        return [(web, text_arguments(web, c.text)) for c in self.calls if c.name == search.name and c.result is not None
-                and not quoted(self._unscoped(c.text), c.result, 1, self.needs_number)]
+        if not (search and web):
+            return []
+        searched = [c for c in self.calls if c.name == search.name and c.result is not None]
+        empty = [c for c in searched if not quoted(self._unscoped(c.text), c.result, 1, self.needs_number)]
+        if _NAMED.search(self.question_text):
+            return [(web, text_arguments(web, c.text)) for c in empty]
+        # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
+        # answered it, even in other words ("greyfield research: size of the segment?"), once, with its key terms
+        if not searched or len(empty) < len(searched) or self._reformulated():
+            return []
+        return [(web, text_arguments(web, self.q.query))]
 
     def _named_causes(self) -> list[tuple[Tool, dict[str, Any]]]:
         """A found sentence that lists causes ("The causes were a weaker market, a new competitor and internal
@@ -455,8 +462,14 @@ class Policy:
         return bool(asks_quantity(self.question_text)) and not (q.comparison or q.cause or len(q.parts) > 1)
 
     def _unscoped(self, query: str) -> str:
-        """A query without the source the question named: sentences need not repeat "according to" whom."""
-        return " ".join(query.replace(self.q.source, " ").split()) if self.q.source else query
+        """What a search's sentences must answer: for a one-part question of fact the question itself (so what it asks
+        for and the names it gives are checked, :func:`.answering.select`); else the query, without the source the
+        question named (sentences need not repeat "according to" whom)."""
+        q = self.q
+        plain = not (q.comparison or q.cause or q.referring or q.bridge or q.reviewed or q.source or q.operation)
+        if plain and len(q.parts) == 1:  # a calculation quotes its inputs by their own searches
+            return q.text
+        return " ".join(query.replace(q.source, " ").split()) if q.source else query
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""

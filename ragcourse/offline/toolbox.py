@@ -217,16 +217,36 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     return args
 
 
+#: How close in meaning a clause of the question must be to a status value ("running late" -> "delayed").
+MIN_STATUS_MEANING = 0.55
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:yet\s+)?(?:been\s+|be\s+)?$")
+
+
 def _status(schema: dict[str, Any], question: str) -> str:
-    """The status value the question asks for, among those the parameter lists ("in transit" -> "in_transit");
-    "not shipped yet" asks for no status."""
+    """The status value the question asks for, among those the parameter lists: named ("in transit" ->
+    "in_transit"), else the one a clause of the question means ("running late" -> "delayed"). A negated status
+    ("not shipped yet", "haven't been delivered") is never the one asked for."""
     listed = schema.get("enum") or re.findall(r"[a-z]+(?:_[a-z]+)*", (schema.get("description", "") or "").split(":")[-1])
     lowered = question.lower()
+    negated = set()
     for value in listed:
-        m = re.search(rf"(\bnot\s+(?:yet\s+)?)?\b{re.escape(value.replace('_', ' '))}\b", lowered)
-        if m and not m[1]:
-            return value
-    return ""
+        for m in re.finditer(rf"\b{re.escape(value.replace('_', ' '))}\b", lowered):
+            if _NEGATED.search(lowered[:m.start()]):
+                negated.add(value)
+            else:
+                return value
+    clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b", lowered) if c.strip() and not re.search(r"\bnot\b|n't", c)]
+    described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
+    words = [[w for w in re.findall(r"[a-z]+", c) if w not in STOPWORDS
+              and not {w, w + "s", w.removesuffix("s")} & described] for c in clauses]
+    pairs = list(dict.fromkeys(" ".join(ws[i:i + 2]) for ws in words for i in range(max(len(ws) - 1, 1)) if ws))
+    options = [v for v in listed if v not in negated and v not in ("or", "and")]
+    if not pairs or not options:
+        return ""
+    vectors = embed_remembered([*(v.replace("_", " ") for v in options), *pairs])
+    cosines = vectors[len(options):] @ vectors[:len(options)].T
+    row, column = np.unravel_index(int(cosines.argmax()), cosines.shape)
+    return options[column] if cosines[row, column] >= MIN_STATUS_MEANING else ""
 
 
 _ARITHMETIC = re.compile(r"[-+(]*\d[\d.,]*%?(?:\s*[-+*/×÷^]\s*[-+(]*\d[\d.,]*%?\)*)+")
