@@ -486,3 +486,10 @@ def test_what_a_yes_no_question_asks_about_must_be_spoken_of():
     block = Block("rules.md", "School rules", "Pupils in years 5 and 6 may bring a mobile phone to school.")
     assert select("Are pupils allowed to bring their hamsters to school?", sentences_of([block])) == []
     assert select("Are pupils allowed to bring their phones to school?", sentences_of([block]))
+
+
+def test_a_trailing_until_when_brings_a_sentence_with_a_date():
+    block = Block("library.md", "Library rules", "Members may borrow up to 6 books at a time. Each member may "
+                  "renew a loan twice. Borrowed books must be returned by 30 June at the latest.")
+    found = select("how many books can a member borrow and until when?", sentences_of([block]))
+    assert [s.sentence.text[:20] for s in found] == ["Members may borrow u", "Borrowed books must "]

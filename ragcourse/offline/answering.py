@@ -286,6 +286,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     ``exclude`` are already in the answer: a later search should add something new.
     """
     supporting = [s for s in score(question, sentences) if s.supports and s.sentence.text not in exclude]
+    unfiltered = list(supporting)  # a trailing "and until when?" is answered by a date, not the number asked first
     if CAUSE_TERM in question_terms(question):  # a "why" question is answered by a sentence that gives a cause
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
     if asks_quantity(question) if needs_number is None else needs_number:
@@ -307,9 +308,37 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
                 close and adds_terms):
             chosen.append(candidate)
             covered |= candidate.sentence.terms | candidate.sentence.anchors
+    chosen += _tail_answer(question, unfiltered, chosen)
     causal = CAUSE_TERM in wanted
     return sorted(_with_antecedents(_with_announced(chosen, sentences), sentences, causal),
                   key=lambda s: s.sentence.position)
+
+
+#: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
+_TAIL_QUESTION = re.compile(r"(?:,|\band\b|;)\s*((?:until|till|since|by|from)\s+when|when|where|who)\s*\??\s*$", re.I)
+
+
+def _tail_answer(question: str, supporting: list[Scored], chosen: list[Scored]) -> list[Scored]:
+    """For a trailing bare "... and until when?", the best further sentence that has the shape of its answer (a date,
+    a place, a name), unless one already chosen has it."""
+    tail = _TAIL_QUESTION.search(question)
+    if not tail or not chosen:
+        return []
+    asked = tail[1].split()[-1].lower()
+    shape = {"when": _ANSWER_SHAPES[1][1], "where": _ANSWER_SHAPES[0][1], "who": re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+")}[asked]
+    best = chosen[0].score
+    if any(_has_tail_shape(s.sentence.text, shape, asked) for s in chosen):
+        return []
+    return [s for s in supporting if s not in chosen and s.score >= 0.5 * best
+            and _has_tail_shape(s.sentence.text, shape, asked)][:1]
+
+
+def _has_tail_shape(text: str, shape: re.Pattern[str], asked: str) -> bool:
+    """A date for "when" must be a date, not a count of days: "by 31 March", "in 2025", not "5 days"."""
+    if asked == "when":
+        months = "|".join(m.capitalize() for m in MONTHS)  # "May", not the verb
+        return bool(re.search(rf"\b(?:{months})\b|\b(?:19|20)\d{{2}}\b|\d{{4}}-\d{{2}}-\d{{2}}", text))
+    return bool(shape.search(text))
 
 
 def _gives_cause(candidate: Scored, best: Scored, wanted: set[str]) -> bool:
