@@ -493,3 +493,10 @@ def test_a_trailing_until_when_brings_a_sentence_with_a_date():
                   "renew a loan twice. Borrowed books must be returned by 30 June at the latest.")
     found = select("how many books can a member borrow and until when?", sentences_of([block]))
     assert [s.sentence.text[:20] for s in found] == ["Members may borrow u", "Borrowed books must "]
+
+
+def test_a_target_year_in_a_sentence_does_not_hide_the_reports_period():
+    block = Block("club.md", "Club newsletter — June 2023",
+                  "The rowing club moved its regatta to 2024 (owner: Ann Lee).")
+    found = select("rowing club moved regatta 2024 June 2023", sentences_of([block]))
+    assert [s.sentence.label for s in found] == ["club.md"]

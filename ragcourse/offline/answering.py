@@ -39,6 +39,7 @@ from .messages import Block
 from .questions import analyse
 from .text import (
     MONTHS,
+    TARGET_YEAR,
     Period,
     anchors,
     find_periods,
@@ -140,7 +141,7 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
             seen.add(text)
             own = anchors(resolve_previous(text, topic))
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
-            if not any(map(is_year, own)):  # "in the third quarter" of the title's year
+            if not any(map(is_year, own - set(TARGET_YEAR.findall(text)))):  # "in the third quarter" of the title's year
                 inherited = inherited | set(filter(is_year, title_anchors))
             own_terms = set(terms(text)) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from .text import MONTHS, Period, find_periods
+from .text import MONTHS, TARGET_YEAR, Period, find_periods
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12}
 _LAST_N_MONTHS = re.compile(r"\b(?:the\s+)?(?:last|past|previous)\s+(\d+|two|three|four|five|six|nine|twelve)\s+months\b",
@@ -158,12 +158,9 @@ def expand_spans(text: str) -> str:
     return _ORDINAL_SPAN.sub(quarters, text)
 
 
-_TARGET_YEAR = re.compile(r"\b(?:to|until|till|into|through|by)\s+((?:19|20)\d{2})\b", re.I)
-
-
 def target_years(text: str) -> set[int]:
     """Years named as a target ("postponed to 2025", "valid until 2026"): they date the target, not the event."""
-    return {int(y) for y in _TARGET_YEAR.findall(text)}
+    return {int(y) for y in TARGET_YEAR.findall(text)}
 
 
 def fill_years(periods: list[Period], today: date | None, targets: set[int] = frozenset()) -> list[Period]:

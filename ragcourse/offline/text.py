@@ -184,10 +184,15 @@ def clause_span(text: str, position: int) -> tuple[int, int] | None:
     return None
 
 
+#: A year named as a target ("postponed to 2025", "valid until 2026"): it dates the target, not the event.
+TARGET_YEAR = re.compile(r"\b(?:to|until|till|into|through|by)\s+((?:19|20)\d{2})\b", re.I)
+
+
 def opens_with_period(sentence: str) -> bool:
-    """Whether the sentence's first clause names a period (then that period, not the title's, is its topic)."""
+    """Whether the sentence's first clause names a period (then that period, not the title's, is its topic); a
+    target year ("moved to 2025") does not."""
     parts = clauses(sentence)
-    return bool(parts and find_periods(parts[0]))
+    return bool(parts and find_periods(TARGET_YEAR.sub(" ", parts[0])))
 
 
 def stem(word: str) -> str:
