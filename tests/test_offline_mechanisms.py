@@ -500,3 +500,28 @@ def test_a_target_year_in_a_sentence_does_not_hide_the_reports_period():
                   "The rowing club moved its regatta to 2024 (owner: Ann Lee).")
     found = select("rowing club moved regatta 2024 June 2023", sentences_of([block]))
     assert [s.sentence.label for s in found] == ["club.md"]
+
+
+def test_the_letters_of_a_code_are_not_a_name_to_compare():
+    question = analyse("new Holm bakery lease - by what percent did the rent of the KT-9 unit drop?")
+    assert question.sides == () and question.operation == "percent change"
+
+
+def test_stacking_up_against_is_a_comparison():
+    question = analyse("how does the KT-9 range stack up against the Orlo ZR-5 range?")
+    assert question.sides == ("KT-9", "Orlo ZR-5")
+
+
+def test_a_question_that_opens_with_the_thing_described_finds_it_first():
+    question = analyse("school that moved its fair into 2025 in Oct - where is their gym?", date(2025, 1, 20))
+    assert question.parts[0] == "school moved fair 2025 October 2024"
+    assert question.referring == ("school gym",)
+
+
+def test_the_answer_to_which_code_is_the_code_beside_the_word_asked_for():
+    question = "which fault code did the ovens show in the spring outage, and what does the manual say about it?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    found = (*first[0], "[oven.md] Oven outage\nAfter the Aurora firmware update the ovens showed fault F-31 in the "
+                       "spring outage.")
+    second = decide(conversation(question, [found]), [SEARCH]).tool_calls
+    assert second and second[0][1]["query"].startswith("F-31")

@@ -61,6 +61,7 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
                             re.I)
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
 _NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)[A-Z][\w&/-]+")
+_NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
@@ -292,10 +293,20 @@ class Policy:
             if not first or call.text != first[0] or not call.result:
                 continue
             wanted = set(terms(first[0]))
-            for sentence in quoted(first[0], call.result, 2):
+            found = quoted(first[0], call.result, 2)
+            for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
                     if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
                         return m[1]
+            for sentence in found:  # else the name or code the answer gives, next to what the part asked for
+                text = sentence.text
+                asked = [m.start() for m in re.finditer(r"[\w-]+", text) if set(terms(m[0])) & wanted]
+                names = [(m.start(), _NAME_RUN.match(text, m.start())[0]) for m in _NAMED.finditer(text)]
+                names = [(at, name) for at, name in names if name.lower() not in self.question_text.lower()
+                         and not find_periods(name) and text[:at].count("(") <= text[:at].count(")")]
+                beside = [n for n in names if any(abs(n[0] - a) <= 12 for a in asked)]  # "error E-217"
+                if names:
+                    return min(beside, key=lambda n: min(abs(n[0] - a) for a in asked))[1] if beside else names[0][1]
         return ""
 
     def _reasons_found(self) -> bool:

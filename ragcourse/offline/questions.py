@@ -59,7 +59,7 @@ DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell f
 VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted target targeted projected estimated expected "
                          "actual actuals reported")
 
-_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|between|differ\w*|chang\w*|from .+ to |than|"
+_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?|how come)\b|"
                     r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b", re.I)
@@ -91,7 +91,7 @@ _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|compet
                      r"internet|web|online|state (?:insurance|department|agency))\b", re.I)
 _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
                          r"has|have)\b)", re.I)
-_NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?:\s+[A-Z][a-zA-Z&.]+)*")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*")  # "LX" of "LX-200" is a code
 
 #: How found numbers combine, in the order the grammar tries them (the first that matches wins).
 OPERATIONS: dict[str, re.Pattern[str]] = {
@@ -444,6 +444,8 @@ def _with_years(clause: str, periods: list[Period]) -> str:
     months = {p.number: p.year for p in periods if p.kind == "month" and p.year}
     clause = re.sub(r"\bQ([1-4])\b(?! (?:19|20)\d{2})", lambda m: f"Q{m[1]} {quarters[int(m[1])]}"
                     if int(m[1]) in quarters else m[0], normalise_periods(clause))
+    clause = re.sub(r"\b(jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?", lambda m: next(
+        n.capitalize() for n in MONTHS if n.startswith(m[1].lower()[:3])), clause, flags=re.I)  # "Nov" -> "November"
     month_names = "|".join(m.capitalize() for m in MONTHS)
     return re.sub(rf"\b({month_names})\b(?!,? (?:\d{{1,2}},? )?(?:19|20)\d{{2}})", lambda m: f"{m[1]} {months[MONTHS.index(m[1].lower()) + 1]}"
                   if MONTHS.index(m[1].lower()) + 1 in months else m[0], clause)
@@ -460,7 +462,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
-_RELATIVE = re.compile(r"\b(?:the|a|an|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which)\s+((?:[\w$%.,-]+\s+){0,8}?"
+_RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which|whose)\s+((?:[\w$%.,-]+\s+){0,8}?"
                        r"[\w$%-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
@@ -530,10 +532,14 @@ def analyse(question: str, today: date | None = None) -> Question:
     names = context_names(context)
     parts = tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text])
     referring = tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
-    relative = _RELATIVE.search(text) if not (sides or bridge or referring or context) else None
+    relative = _RELATIVE.search(text) if not (sides or bridge or context) else None
+    if relative and referring and relative.start() > 0:
+        relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain
     if relative:  # "where is the supplier that delivered the flour late located?": find the supplier, then ask
-        rest = key_phrase(_with_years(text[:relative.end(1)] + text[relative.end():], periods))
-        parts, referring = (key_phrase(_with_years(f"{relative[1]} {relative[2]}", periods)), rest), (rest,)
+        rest_text = text[:relative.end(1)] + text[relative.end():]
+        rest = tuple(dict.fromkeys(p for clause in _PART_SPLIT.split(rest_text) if clause and clause.strip(" ,-–—")
+                                   for p in [key_phrase(_with_years(clause, periods))] if p))
+        parts, referring = (key_phrase(_with_years(f"{relative[1]} {relative[2]}", periods)), *rest), rest
     total = bool(_TOTAL.search(text))
     operation = _operation(text, sides, total)
     analysed = Question(

@@ -34,7 +34,7 @@ import numpy as np
 
 from .dates import period_range, relative_range
 from .meaning import embed_remembered
-from .text import STOPWORDS
+from .text import STOPWORDS, find_periods
 
 #: Kinds of work, each in a few plain phrasings (compared by meaning with a tool's description).
 WORK: dict[str, tuple[str, ...]] = {
@@ -187,7 +187,9 @@ def customer_name(question: str) -> str:
         if opens and run[0].lower() in STOPWORDS:
             run = run[1:]  # capitalised only because it opens the sentence: "How many orders did ..."
         words = [w for w in run if w not in skip]
-        if words and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]):
+        code = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
+        words = words[:code] if code else words  # "Sable Rail PX-7s": the customer, not the product
+        if words and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) and not find_periods(words[0]):
             return " ".join(words).removesuffix("'s").removesuffix("'")
     return ""
 
