@@ -525,3 +525,23 @@ def test_the_answer_to_which_code_is_the_code_beside_the_word_asked_for():
                        "spring outage.")
     second = decide(conversation(question, [found]), [SEARCH]).tool_calls
     assert second and second[0][1]["query"].startswith("F-31")
+
+
+def test_a_span_of_months_means_every_month_and_a_bare_percent_sign_asks_for_a_percentage():
+    question = analyse("sum of parcels jan through april 2022?")
+    assert question.operation == "sum" and len(question.sides) == 4
+    assert analyse("how far above the plan were ferry sales (%)?").operation == "percent change"
+
+
+def test_an_outcome_against_its_plan_in_one_sentence_is_a_percent_change():
+    calls = after_one_search("How far above its plan did the bakery sell loaves in May, in %?",
+                             "[bakery.md] May 2023 sales\nThe bakery sold 1,200 loaves in May 2023, ahead of its "
+                             "plan of 1,000 loaves.")
+    assert calls == [("compute", {"expression": "(1200 - 1000) / 1000 * 100"})]
+
+
+def test_a_whole_stated_apart_from_its_parts_is_the_largest_amount_found():
+    calls = after_one_search("What share of the school's pupils is in the junior wing, in %?",
+                             "[school.md] Pupils\nThe school has about 800 pupils in two wings. The largest wings are "
+                             "the junior wing, with roughly 300 pupils, and the senior wing, with roughly 250.")
+    assert calls == [("compute", {"expression": "300 / 800 * 100"})]

@@ -143,9 +143,22 @@ _ORDINAL_PAIR = re.compile(rf"\b(?:the\s+)?{_ORDINAL}(?:\s+quarter)?\s*(?:,|\ban
 _QUARTER_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 
 
+_MONTH_WORD = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|" \
+              r"nov(?:ember)?|dec(?:ember)?)"
+#: "Jan through June", "Oct-Dec", "March–May": every month of the span, not just its two ends.
+_MONTH_SPAN = re.compile(rf"\b{_MONTH_WORD}\.?\s*(?:through|thru|until|till|[-–])\s*{_MONTH_WORD}\b", re.I)
+
+
+def _every_month(m: re.Match[str]) -> str:
+    first, last = (next(i for i, name in enumerate(MONTHS) if name.startswith(w.lower()[:3])) for w in (m[1], m[2]))
+    names = [MONTHS[i % 12].capitalize() for i in range(first, last + 1 if last >= first else last + 13)]
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+
+
 def expand_spans(text: str) -> str:
-    """Spans of quarters written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and
-    the third quarter" -> "Q2 and Q3"."""
+    """Spans written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and the third
+    quarter" -> "Q2 and Q3", "Jan through March" -> "January, February and March"."""
+    text = _MONTH_SPAN.sub(_every_month, text)
     text = _ORDINAL_PAIR.sub(lambda m: f"Q{_QUARTER_NUMBER[m[1].lower()]} and Q{_QUARTER_NUMBER[m[2].lower()]}", text)
 
     def quarters(m: re.Match[str]) -> str:

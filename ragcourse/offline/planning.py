@@ -37,7 +37,7 @@ from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, quoted
-from .questions import Question, analyse, key_phrase
+from .questions import VERSION_WORDS, Question, analyse, key_phrase
 from .text import (
     MONTHS,
     NUMBER,
@@ -225,9 +225,10 @@ class Policy:
         return bool(latest - seen_before)
 
     def _quoted_sentences(self, limit: int) -> list[Sentence]:
-        """The sentences each search so far would quote for its own query, in the order they were found."""
-        search = self.tools.get("search")
-        return [sentence for call in self.calls if call.result and search and call.name == search.name
+        """The sentences each search so far (of the documents or the web) would quote for its own query, in the order
+        they were found."""
+        searches = {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
+        return [sentence for call in self.calls if call.result and call.name in searches
                 for sentence in quoted(call.text, call.result, limit)]
 
     def change_expression(self) -> str | None:
@@ -235,28 +236,28 @@ class Policy:
         "from $5,150 to $5,459"."""
         for sentence in self._quoted_sentences(2):
             m = _FROM_TO.search(sentence.text)
-            if m and unit_of(m[1]) == unit_of(m[2]):
-                new, old = plain_number(number_value(m[2])), plain_number(number_value(m[1]))
+            pair = (m[2], m[1]) if m and unit_of(m[1]) == unit_of(m[2]) else _against_plan(sentence.text)
+            if pair:
+                new, old = (plain_number(number_value(x)) for x in pair)
                 return f"({new} - {old}) / {old} * 100" if self.q.percent else f"{new} - {old}"
         return None
 
     def share_expression(self) -> str | None:
-        """For "what share of the total goes to X?" answered by one sentence that states the whole and its parts:
-        the whole is its largest amount, the part the amount whose own words (the words after it, then before
-        it) share most with the question."""
+        """For "what share of the total goes to X?": the part is the amount whose own words (the words after it, then
+        before it) share most with the question; the whole is the largest amount of its sentence when that sentence
+        says it holds a whole and its parts ("$8M budget includes $2M for ..."), else the largest amount the quoted
+        sentences state (the total often stands in a sentence of its own)."""
         wanted = set(terms(self.q.text))
-        for sentence in self._quoted_sentences(2):
-            found = numbers(sentence.text)
-            units = {unit_of(m[0]) for m in found}
-            if len(found) < 2 or len(units) > 1 or "%" in units:
-                continue
-            whole = max(found, key=lambda m: number_value(m[0]))
-            fits = {i: _described_by(sentence.text, found, i, wanted) for i, m in enumerate(found)
-                    if m is not whole and number_value(m[0]) > 0}
-            best = max(fits, key=fits.__getitem__, default=None)
-            if best is not None and fits[best] > 0:
-                return f"{plain_number(number_value(found[best][0]))} / {plain_number(number_value(whole[0]))} * 100"
-        return None
+        sentences = self._quoted_sentences(3)
+        for sentence in sentences:
+            found = [m for m in numbers(sentence.text) if unit_of(m[0]) != "%"]
+            if len(found) >= 2 and len({unit_of(m[0]) for m in found}) == 1 and _WHOLE_AND_PARTS.search(sentence.text):
+                pair = _part_of_whole([(sentence.text, i, found) for i in range(len(found))], wanted)
+                if pair:
+                    return pair
+        found = [(sentence.text, i, matches) for sentence in sentences
+                 for matches in [[m for m in numbers(sentence.text) if unit_of(m[0]) != "%"]] for i in range(len(matches))]
+        return _part_of_whole(found, wanted) if len({unit_of(f[2][f[1]][0]) for f in found}) == 1 else None
 
     def listed_total(self) -> str | None:
         """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
@@ -367,20 +368,23 @@ class Policy:
         if q.bridge:
             period = self.bridge_period()
             return [(search, text_arguments(search, f"{period} {part}")) for part in q.parts] if period and search else []
+        planned: list[tuple[Tool, dict[str, Any]]] = []
         if q.referring and search:
             # "its address": searched with the name the first part's answer gave, else with the first part's words
             first = next((p for p in q.parts if p not in q.referring), "")
             scope = self.referent() or first
-            return [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
+            planned = [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
         if not q.comparison:
             expression = None
             if calculator:
                 changed = self.change_expression() if q.amount or q.operation == "percent change" else None
                 expression = changed or (self.share_expression() if q.operation == "share" else self.listed_total())
-            return [(calculator, text_arguments(calculator, expression))] if expression else []
+            return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
+        if planned:
+            return planned
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
-        planned: list[tuple[Tool, dict[str, Any]]] = [
+        planned = [
             (calculator, text_arguments(calculator, expression)) for expression in map(self.calculation, measured.values())
             if calculator and expression]
         if search and q.cause and not q.direction and not self._reasons_found():
@@ -400,8 +404,9 @@ class Policy:
             return []
         done = {c.key for c in self.calls}
         first = [(t, a) for t, a in self._first_round() if f"{t.name}:{canonical_json(a)}" not in done]
-        if first:
-            return first
+        if first:  # a calculation whose numbers are already found need not wait for the remaining searches
+            ready = [(t, a) for t, a in self._second_round() if t.role == "calculator"] if self.calls else []
+            return first + [(t, a) for t, a in ready if f"{t.name}:{canonical_json(a)}" not in done]
         second = self._second_round()
         return [(t, a) for t, a in second if f"{t.name}:{canonical_json(a)}" not in done]
 
@@ -539,6 +544,40 @@ class Policy:
         return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "
                 f"{'more' if self.q.operation == 'max' else 'less'} than {label(ranked[1].side)} ({ranked[1].text}); "
                 f"compared: {listed} ({call.result.strip()}).")
+
+
+#: A sentence that states a whole together with its parts.
+_WHOLE_AND_PARTS = re.compile(r"\b(?:of which|out of|includes?|including|comprises?|comprising|made up of|in total|"
+                              r"in all|altogether|split into|divided into)\b", re.I)
+
+
+def _part_of_whole(found: list[tuple[str, int, list[re.Match[str]]]], wanted: set[str]) -> str | None:
+    """``part / whole * 100`` from amounts (sentence, index, the sentence's amounts): the whole the largest, the
+    part the best described by ``wanted``; None when nothing describes a part."""
+    if len(found) < 2:
+        return None
+    whole = max(found, key=lambda f: number_value(f[2][f[1]][0]))
+    fits = {n: _described_by(text, matches, i, wanted) for n, (text, i, matches) in enumerate(found)
+            if (text, i) != whole[:2] and number_value(matches[i][0]) > 0}
+    best = max(fits, key=fits.__getitem__, default=None)
+    if best is None or fits[best] <= 0:
+        return None
+    part, total = found[best][2][found[best][1]][0], whole[2][whole[1]][0]
+    return f"{plain_number(number_value(part))} / {plain_number(number_value(total))} * 100"
+
+
+def _against_plan(text: str) -> tuple[str, str] | None:
+    """An outcome and the plan it is measured against, stated in one sentence: "shipped 3,700 units, ahead of its
+    plan of 2,500 units" -> ("3,700", "2,500"); None unless exactly two amounts of one unit, one of them a plan."""
+    found = numbers(text)
+    if len(found) != 2 or unit_of(found[0][0]) != unit_of(found[1][0]):
+        return None
+    planned = [i for i, m in enumerate(found)
+               if set(re.findall(r"[a-z]+", text[found[i - 1].end() if i else 0:m.start()].lower())) & VERSION_WORDS
+               - {"actual", "actuals", "reported"}]
+    if len(planned) != 1:
+        return None
+    return found[1 - planned[0]][0], found[planned[0]][0]
 
 
 def _described_by(text: str, found: list[re.Match[str]], i: int, wanted: set[str]) -> float:

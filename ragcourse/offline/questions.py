@@ -63,7 +63,7 @@ _COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|against|stacks? up|between|
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?|how come)\b|"
                     r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b", re.I)
-_PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)", re.I)
+_PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)|(?<![\d.\s])\s?%(?!\w)|\(%\)", re.I)
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)
 #: Order words that are not about an order's status: "in order to", delivery *terms* of a contract, bookings.
@@ -233,7 +233,7 @@ _PLURAL_NOUNS = frozenset({"sales", "earnings", "goods", "news", "logistics", "a
 
 def _singular(word: str) -> str:
     """"margins" -> "margin" (so a side query reads "Q3 2024 gross margin"); "sales" stays "sales"."""
-    if word.lower() in _PLURAL_NOUNS:
+    if word.lower() in _PLURAL_NOUNS or word.lower().endswith("ves"):  # "loaves", "shelves": no "loave"
         return word
     if len(word) > 3 and "-" not in word and word.endswith("s") and not word.endswith("ss") and stem(word[:-1].lower()) == stem(word.lower()):
         return word[:-1]
