@@ -545,3 +545,18 @@ def test_a_whole_stated_apart_from_its_parts_is_the_largest_amount_found():
                              "[school.md] Pupils\nThe school has about 800 pupils in two wings. The largest wings are "
                              "the junior wing, with roughly 300 pupils, and the senior wing, with roughly 250.")
     assert calls == [("compute", {"expression": "300 / 800 * 100"})]
+
+
+def test_why_a_listed_item_is_late_is_sought_with_the_names_the_listing_gave():
+    question = "one of my parcels is flagged late - which one, and do we know why?"
+    first = decide(conversation(question, []), [ORDERS, SEARCH]).tool_calls
+    assert first[0][0] == "parcel_status"
+    listing = ("1 parcel matching state 'delayed':\n- P-881 · Dunmore School · sent 2024-01-30\n"
+               "  carried by Swiftline Couriers: delayed, promised for 2024-02-01")
+    later = decide(conversation(question, [(*first[0], listing), *((*c, "[x.md] X\nNothing.") for c in first[1:])]),
+                   [ORDERS, SEARCH]).tool_calls
+    assert any("Swiftline Couriers" in args.get("query", "") for _, args in later)
+
+
+def test_this_years_without_an_apostrophe_is_this_year():
+    assert analyse("why is this years canteen budget bigger than last year's?", date(2025, 1, 20)).sides == ("2025", "2024")

@@ -123,8 +123,8 @@ def resolve_relative(text: str, today: date) -> str:
         (r"\bthis month\b", lambda m: f"{MONTHS[today.month - 1].capitalize()} {today.year}"),
         (r"\b(?:last|previous) quarter\b", lambda m: f"Q{prev_q} {prev_year}"),
         (r"\bthis quarter\b", lambda m: f"Q{q} {year}"),
-        (r"\b(?:last|previous) year\b", lambda m: str(today.year - 1)),
-        (r"\bthis year\b", lambda m: str(today.year)),
+        (r"\b(?:last|previous) year(?:'?s\b)?\b", lambda m: str(today.year - 1) + ("'s" if m[0].endswith("s") else "")),
+        (r"\bthis year(?:'?s\b)?\b", lambda m: str(today.year) + ("'s" if m[0].endswith("s") else "")),
         (r"\btoday\b", lambda m: today.isoformat()),
     ]
     for pattern, replace in replacements:

@@ -348,7 +348,25 @@ class Policy:
         return [(search, text_arguments(search, query)) for query in dict.fromkeys(queries) if query][:4]
 
     def _dependent_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
-        return self._named_causes() + self._next_steps() + self._reformulated()
+        return self._named_causes() + self._causes_of_listed() + self._next_steps() + self._reformulated()
+
+    def _causes_of_listed(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """"Which shipment is late, and why?": the other system listed what is late; the reasons are sought with the
+        names it gave that the question did not (a carrier, a site), in the documents and on the web."""
+        orders = self.tools.get("orders")
+        if not (orders and self.q.cause):
+            return []
+        listed = [c.result for c in self.calls if c.name == orders.name and c.result]
+        items = [item for result in listed for item in re.split(r"\n(?=\s*[-*•]\s)", result)[1:]]  # a bullet and its lines
+        if not items or len(items) > 3:
+            return []  # nothing listed, or too many items to explain each
+        lines = [line for item in items for line in item.splitlines()]
+        asked = self.question_text.lower()
+        names = [m[0] for line in lines for m in _NAME_RUN.finditer(line) if len(m[0]) > 3 and m[0].lower() not in asked
+                 and not re.search(r"\d", m[0]) and not find_periods(m[0])]
+        query = " ".join([*dict.fromkeys(names), *key_phrase(self.q.subject).split()[:2], "delay"])
+        return [(tool, text_arguments(tool, query)) for tool in (self.tools.get("search"), self.tools.get("web"))
+                if tool and names]
 
     def _reformulated(self) -> list[tuple[Tool, dict[str, Any]]]:
         """One search again in other words when no search so far found anything to quote: the whole question's

@@ -249,7 +249,7 @@ def _subject(clause: str, sides: list[str]) -> str:
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the"}
     month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                   "november", "december"}
+                   "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
     return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, drop | month_names).split()))
 
 
