@@ -138,7 +138,8 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
                 rank = (len(hits) / len(subject_terms), _same_clause(text, match.start(), named), -other, exact,
                         -_is_share(text, match.end(), hits), -distance)
             else:
-                distance = min(abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions)
+                distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
+                               default=len(text))
                 rank = (len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:

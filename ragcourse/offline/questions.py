@@ -36,7 +36,18 @@ from datetime import date
 
 from .dates import anchor_relative, expand_spans, fill_years, resolve_relative, target_years
 from .lexicon import closest, correct
-from .text import MONTHS, STOPWORDS, Period, anchors, find_periods, normalise_periods, period_mentions, stem, word_set
+from .text import (
+    MONTHS,
+    NUMBER,
+    STOPWORDS,
+    Period,
+    anchors,
+    find_periods,
+    normalise_periods,
+    period_mentions,
+    stem,
+    word_set,
+)
 
 #: Words that say how to combine facts rather than which facts to find.
 CUE_WORDS = word_set("""
@@ -247,6 +258,7 @@ def _subject(clause: str, sides: list[str]) -> str:
         clause = re.sub(r"\b(which|what)\s+[\w-]+", " ", clause, flags=re.I)
     clause = re.sub(r"'s\b", "", clause)
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
+    clause = NUMBER.sub(" ", clause)  # "from 42.1% to 45.2%": figures the question gives are not what is measured
     drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the"}
     month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                    "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
