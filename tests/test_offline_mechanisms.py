@@ -560,3 +560,23 @@ def test_why_a_listed_item_is_late_is_sought_with_the_names_the_listing_gave():
 
 def test_this_years_without_an_apostrophe_is_this_year():
     assert analyse("why is this years canteen budget bigger than last year's?", date(2025, 1, 20)).sides == ("2025", "2024")
+
+
+def test_a_code_the_question_names_makes_a_sentence_about_it_topical():
+    block = Block("oven.md", "Oven manual", "- F-31: door sensor open - close the door firmly. - F-32: fan blocked.")
+    found = select("the oven display shows F-31, what does that mean?", sentences_of([block]))
+    assert found and "door sensor" in found[0].sentence.text
+
+
+def test_that_noun_points_back_to_what_an_earlier_part_asked_for():
+    question = analyse("Which fault code did the ovens show in the outage, and what does the manual say when that code "
+                       "appears?")
+    assert question.referring == ("manual say code appears",)
+
+
+def test_a_trailing_by_when_clause_brings_the_sentence_with_the_date():
+    block = Block("library.md", "Library rules", "Members may borrow up to 6 books at a time. Borrowed books must be "
+                  "returned by 30 June at the latest.")
+    found = select("How many books can a member borrow, and by when do they have to be returned?",
+                   sentences_of([block]))
+    assert len(found) == 2

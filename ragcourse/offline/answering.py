@@ -63,6 +63,7 @@ MIN_LEXICAL = 0.3
 MIN_SEMANTIC = 0.25
 STRONG_SEMANTIC = 0.55
 SEMANTIC_WEIGHT = 0.55
+NEAR_LEXICAL, NEAR_SEMANTIC = 0.25, 0.45
 
 #: The question's words that ask for a cause, and the wordings that give one.
 CAUSE_TERM = "<cause>"
@@ -108,7 +109,8 @@ class Scored:
         if self.missing or not self.topical:
             return False
         by_words = self.lexical >= MIN_LEXICAL and self.direct > 0 and self.semantic >= MIN_SEMANTIC
-        return by_words or self.semantic >= STRONG_SEMANTIC
+        both = self.lexical >= NEAR_LEXICAL and self.direct > 0 and self.semantic >= NEAR_SEMANTIC  # close on both
+        return by_words or both or self.semantic >= STRONG_SEMANTIC
 
 
 def _quotable(text: str) -> list[str]:
@@ -171,7 +173,9 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set()))
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
-        topical = not subject or bool(subject & (sentence.terms | sentence.title_terms))
+        # ... or it names a code of the question that its title does not ("E-231: pipe parameters invalid")
+        topical = not subject or bool(subject & (sentence.terms | sentence.title_terms)) or bool(
+            {a for a in wanted if "-" in a} & sentence.terms - sentence.title_terms)
         scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
@@ -316,7 +320,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
 
 
 #: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
-_TAIL_QUESTION = re.compile(r"(?:,|\band\b|;)\s*((?:until|till|since|by|from)\s+when|when|where|who)\s*\??\s*$", re.I)
+_TAIL_QUESTION = re.compile(r"(?:,|\band\b|;)\s*((?:until|till|since|by|from)\s+when|when|where|who)\b[^,;?]*\??\s*$",
+                            re.I)
 
 
 def _tail_answer(question: str, supporting: list[Scored], chosen: list[Scored]) -> list[Scored]:

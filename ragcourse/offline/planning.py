@@ -299,15 +299,20 @@ class Policy:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
                     if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
                         return m[1]
+            candidates: list[tuple[int, str]] = []  # (distance to an asked word, name), over the quoted sentences
             for sentence in found:  # else the name or code the answer gives, next to what the part asked for
                 text = sentence.text
-                asked = [m.start() for m in re.finditer(r"[\w-]+", text) if set(terms(m[0])) & wanted]
-                names = [(m.start(), _NAME_RUN.match(text, m.start())[0]) for m in _NAMED.finditer(text)]
-                names = [(at, name) for at, name in names if name.lower() not in self.question_text.lower()
-                         and not find_periods(name) and text[:at].count("(") <= text[:at].count(")")]
-                beside = [n for n in names if any(abs(n[0] - a) <= 12 for a in asked)]  # "error E-217"
-                if names:
-                    return min(beside, key=lambda n: min(abs(n[0] - a) for a in asked))[1] if beside else names[0][1]
+                asked = [m.span() for m in re.finditer(r"[\w-]+", text) if set(terms(m[0])) & wanted]
+                for m in _NAMED.finditer(text):
+                    name = _NAME_RUN.match(text, m.start())[0]
+                    if name.lower() in self.question_text.lower() or find_periods(name) or \
+                            text[:m.start()].count("(") > text[:m.start()].count(")"):
+                        continue
+                    outside = [a for a, b in asked if not m.start() <= a < m.start() + len(name)]
+                    candidates.append((min((abs(m.start() - a) for a in outside), default=len(text)), name))
+            beside = [c for c in candidates if c[0] <= 12]  # "error AG-115"
+            if candidates:
+                return min(beside)[1] if beside else candidates[0][1]
         return ""
 
     def _reasons_found(self) -> bool:

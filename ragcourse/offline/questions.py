@@ -46,6 +46,7 @@ from .text import (
     normalise_periods,
     period_mentions,
     stem,
+    terms,
     word_set,
 )
 
@@ -505,9 +506,17 @@ def _with_context(clauses: list[str], periods: list[Period], context: str, today
     return list(dict.fromkeys(parts))
 
 
+def _points_back(clause: str, earlier: str) -> bool:
+    """Whether the clause points back to an earlier answer: "its address", or "that code" when an earlier clause
+    asked for a code."""
+    named = {stem(m.lower()) for m in re.findall(r"\b(?:that|this|those|these|the same)\s+([a-z]+)", clause, re.I)}
+    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)))
+
+
 def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
     """The parts after the first whose clause points back to an earlier answer."""
-    return [p for clause in clauses[1:] if _BACK_REFERENCE.search(clause) for p in _parts([clause], periods)]
+    return [p for i, clause in enumerate(clauses[1:], start=1) if _points_back(clause, " ".join(clauses[:i]))
+            for p in _parts([clause], periods)]
 
 
 def analyse(question: str, today: date | None = None) -> Question:
