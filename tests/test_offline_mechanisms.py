@@ -580,3 +580,23 @@ def test_a_trailing_by_when_clause_brings_the_sentence_with_the_date():
     found = select("How many books can a member borrow, and by when do they have to be returned?",
                    sentences_of([block]))
     assert len(found) == 2
+
+
+def test_a_number_belongs_to_the_measure_named_in_its_own_stretch_of_the_sentence():
+    block = Block("pay.md", "School pay review 2022",
+                  "The 2022 award is made up of a merit pool of 2.5% and a market adjustment of 1.5%.")
+    assert find_quantity("2022", "market adjustment pool", [block]).text == "1.5%"
+
+
+def test_the_current_one_is_whichever_version_the_other_side_is_not():
+    blocks = [Block("fees-2021.md", "Club fees (2021)", "The junior fee is $40 per term."),
+              Block("fees-2023.md", "Club fees (2023)", "The junior fee is $55 per term.")]
+    question = analyse("By how much did the junior fee go up between the 2021 club fees and the current one?")
+    assert question.sides == ("2021 club fees", "current one")
+    assert find_quantity("current one", question.subject, blocks, frozenset({"2021"})).text == "$55"
+
+
+def test_a_side_is_named_only_where_all_its_words_stand():
+    block = Block("depots.md", "Parcels, March 2022", "Upper Valley shipped 260 parcels, Lower Valley 410 and the "
+                  "coast depot 300.")
+    assert find_quantity("Lower Valley", "ship parcel", [block]).text == "410"

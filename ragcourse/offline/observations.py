@@ -107,11 +107,16 @@ def _is_share(text: str, end: int, hits: set[str]) -> bool:
     return bool(m and stem(m[1].lower()) in hits)
 
 
-def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
-    """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin")."""
+#: Sides that name no period or thing of their own: "the current one" is whichever version the other sides are not.
+RELATIVE_SIDE = frozenset(terms("current latest new now today present one ones"))
+
+
+def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozenset[str] = frozenset()) -> Quantity | None:
+    """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin"); a sentence
+    with one of the ``unlike`` anchors (the other sides' periods) never gives it."""
     side_anchors, subject_terms = anchors(side) | anchors(subject), set(terms(subject))  # "LX-200 bookings": its code
     side_periods = find_periods(side)
-    side_words = set(terms(side)) - side_anchors if not side_periods else set()  # a named side must be named
+    side_words = set(terms(side)) - side_anchors - RELATIVE_SIDE if not side_periods else set()  # named: must be named
     subject_words = {w.lower() for w in subject.split()}
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
     name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
@@ -119,7 +124,7 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
     for sentence in sentences_of(blocks):
         hits = subject_terms & sentence.terms
         known = sentence.terms | sentence.title_terms
-        if not hits or not side_anchors <= sentence.anchors or not side_words <= known:
+        if not hits or not side_anchors <= sentence.anchors or not side_words <= known or unlike & sentence.anchors:
             continue
         if len(subject_terms & known) < MIN_SUBJECT_SHARE * len(subject_terms):
             continue  # "contract value $6.8M" is no answer about "liability terms"
@@ -135,12 +140,13 @@ def find_quantity(side: str, subject: str, blocks: list[Block]) -> Quantity | No
                 continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
-                rank = (len(hits) / len(subject_terms), _same_clause(text, match.start(), named), -other, exact,
-                        -_is_share(text, match.end(), hits), -distance)
+                rank = (len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other, exact,
+                        -_is_share(text, match.end(), hits), _own_fit(text, match, subject_terms), -distance)
             else:
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
-                rank = (len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits), -distance)
+                rank = (len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
+                        _own_fit(text, match, subject_terms), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
@@ -186,10 +192,24 @@ def _other_owner(tokens: list[re.Match[str]], head: set[str], asked: set[str]) -
     return bool(owned) and all(owned)
 
 
-def _same_clause(text: str, position: int, names: list[int]) -> bool:
-    """Whether a name mentioned at one of ``names`` shares the clause of the number at ``position``."""
+_OWN_BREAK = re.compile(r"[;:(),]|\s(?:and|from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
+
+
+def _own_fit(text: str, match: re.Match[str], wanted: set[str]) -> int:
+    """How many measure words stand in the number's own stretch of the sentence (up to the nearest "and", comma or
+    contrast word on each side): in "a merit pool of 3.3% and a market adjustment of 0.8%" the market adjustment
+    is 0.8%."""
+    before = [m.end() for m in _OWN_BREAK.finditer(text, 0, match.start())]
+    after = _OWN_BREAK.search(text, match.end())
+    own = text[before[-1] if before else 0:after.start() if after else len(text)]
+    return len(wanted & set(terms(own)))
+
+
+def _names_clause(text: str, position: int, name: set[str]) -> bool:
+    """Whether the clause of the number at ``position`` names the side, every word of it ("Continental Europe
+    $4.2M" names Continental Europe; "Northern Europe booked $2.6M" does not)."""
     span = clause_span(text, position)
-    return bool(span) and any(span[0] <= p < span[1] for p in names)
+    return bool(span) and name <= set(terms(text[span[0]:span[1]]))
 
 
 def _singular_word(word: str) -> str:

@@ -36,12 +36,13 @@ from .. import prompts
 from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
-from .observations import Quantity, calculation_result, compose, find_quantity, quoted
+from .observations import RELATIVE_SIDE, Quantity, calculation_result, compose, find_quantity, quoted
 from .questions import VERSION_WORDS, Question, analyse, key_phrase
 from .text import (
     MONTHS,
     NUMBER,
     Period,
+    anchors,
     find_periods,
     nearest_period,
     number_value,
@@ -162,8 +163,14 @@ class Policy:
         """The number found for each compared side of ``measure`` (the subject), over every observation so far."""
         search = self.tools.get("search")
         blocks = [b for c in self.calls if c.result and search and c.name == search.name for b in parse_blocks(c.result)]
-        found = {side: find_quantity(side, measure or self.q.subject, blocks) for side in self.q.sides}
+        found = {side: find_quantity(side, measure or self.q.subject, blocks, self._unlike(side)) for side in self.q.sides}
         return {side: quantity for side, quantity in found.items() if quantity}
+
+    def _unlike(self, side: str) -> frozenset[str]:
+        """For a side that names nothing of its own ("the current one"), the anchors of the other sides."""
+        if set(terms(side)) - RELATIVE_SIDE:
+            return frozenset()
+        return frozenset(a for other in self.q.sides if other != side for a in anchors(other))
 
     def measured_quantities(self) -> dict[str, dict[str, Quantity]]:
         """For each measure the question compares, the number found for each side."""
