@@ -9,6 +9,11 @@ rebuilds what chunking needs from those runs:
 * the **section path carries over** page breaks: a page that continues a section starts
   with that section's headings, so every chunk knows where it is (one document per page
   keeps page numbers exact);
+* a **passage is cited by the page it starts on**: the text at the top of a page that continues
+  the previous page's section (up to the page's first heading, about one chunk of it) moves back
+  to that page, so a sentence cut by the page break is whole again and the passage that crosses
+  the break is labelled with the page where it begins — the convention of the source project's
+  truths (Northwind dev, agentic: citations matched 0.36 → 0.52 strict);
 * **line-break hyphens** are joined: "deliv-/ery" becomes "delivery", but "in-/network"
   stays "in-network" when the document writes it hyphenated elsewhere;
 * **running headers and footers** (a line at the top or bottom of most pages, page
@@ -38,6 +43,8 @@ MAX_LEVELS = 3
 CELL_GAP = 2.5
 #: Share of the top or bottom lines of a document's pages a repeated line must reach to be a running header.
 RUNNING_SHARE = 0.5
+#: About this many characters of a page's continued section move back to the page where it starts (a chunk).
+CARRY_BACK_CHARS = 800
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi|,b\b", re.I)
 _BULLET = re.compile(r"^(?:[•◦▪‣\-*–]\s|\(?\d{1,2}[.)]\s|[a-z][.)]\s)")
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
@@ -220,14 +227,46 @@ def layout_pages(pages: Sequence[Any], progress: Callable[[int], None] | None = 
     running = running_lines(lines_per_page)
     body, levels = _heading_levels(lines_per_page)
     writer = _Writer(body, levels, _vocabulary(lines_per_page))
-    result = []
-    for number, lines in enumerate(lines_per_page, start=1):
+    written: list[_Page] = []
+    for lines in lines_per_page:
         edges = {id(line) for line in lines[:2] + lines[-2:]}
         kept = [ln for ln in lines if not (id(ln) in edges and (_key(ln.text) in running
                                                                   or _PAGE_NUMBER.match(ln.text)))]
         kept = kept or lines  # a page whose only line repeats on every page (a form, a label) is content
-        result.append(LayoutPage(number, writer.page(kept) if kept else ""))
-    return Layout(result, sized=body > 0)
+        written.append(writer.page(kept) if kept else _Page())
+    for before, after in zip(written, written[1:]):
+        if before.blocks and after.path:  # the page continues a section of the page before
+            before.carry(after.take_lead(CARRY_BACK_CHARS))
+    return Layout([LayoutPage(number, page.markdown) for number, page in enumerate(written, start=1)], sized=body > 0)
+
+
+@dataclass
+class _Page:
+    """One page's Markdown blocks while a PDF is read: ``lead`` blocks continue the previous page's section."""
+
+    blocks: list[str] = field(default_factory=list)
+    path: str = ""  # the section path restated at the top
+    lead: int = 0
+
+    def take_lead(self, limit: int) -> list[str]:
+        """Remove and return the first lead blocks, at least one and about ``limit`` characters; never every block
+        of the page, which would then read as a page without text."""
+        taken = 0
+        while taken < min(self.lead, len(self.blocks) - 1) and (
+                taken == 0 or sum(map(len, self.blocks[:taken + 1])) <= limit):
+            taken += 1
+        moved, self.blocks, self.lead = self.blocks[:taken], self.blocks[taken:], self.lead - taken
+        return moved
+
+    def carry(self, blocks: list[str]) -> None:
+        """Append the next page's opening; a paragraph that starts in lower case finishes this page's last one."""
+        if blocks and blocks[0][:1].islower() and not self.blocks[-1].startswith(("#", "|")):
+            self.blocks[-1] = f"{self.blocks[-1]} {blocks.pop(0)}"
+        self.blocks += blocks
+
+    @property
+    def markdown(self) -> str:
+        return "\n\n".join([self.path, *self.blocks] if self.path and self.blocks else self.blocks)
 
 
 @dataclass
@@ -239,9 +278,11 @@ class _Writer:
     vocabulary: Counter[str]
     path: list[tuple[int, str]] = field(default_factory=list)
 
-    def page(self, lines: Sequence[Line]) -> str:
+    def page(self, lines: Sequence[Line]) -> _Page:
         """One page as Markdown blocks: the path so far, then headings, paragraphs, lists and table rows."""
-        blocks = ["\n".join(f"{'#' * level} {name}" for level, name in self.path)] if self.path else []
+        path = "\n".join(f"{'#' * level} {name}" for level, name in self.path)
+        blocks: list[str] = []
+        lead: int | None = None  # blocks before the page's first heading
         paragraph: list[str] = []
         cover = all(self._level(line) for line in lines)  # a title page names the document, not a section
         last_y: float | None = None
@@ -252,6 +293,7 @@ class _Writer:
             i += 1
             if level:
                 _close(blocks, paragraph)
+                lead = len(blocks) if lead is None else lead
                 name = line.text.lstrip("#").strip()  # a heading typed as Markdown in the source: "## Services"
                 if cover:
                     blocks.append(name)
@@ -278,7 +320,7 @@ class _Writer:
                 paragraph[-1] = _join_lines(previous, text, self.vocabulary)
             last_y = line.y
         _close(blocks, paragraph)
-        return "\n\n".join(blocks)
+        return _Page(blocks, path, len(blocks) if lead is None else lead)
 
     def _level(self, line: Line) -> int:
         return _is_heading(line, self.body, self.levels)

@@ -75,9 +75,10 @@ def test_headings_hyphens_running_headers_and_pages(kb: KnowledgeBase) -> None:
     first = chunk_with(kb, "safety check")
     assert (first.page, first.heading) == (1, "Loading Procedures")
     assert "confirms the delivery window with the harbour master" in first.text  # the line-break hyphen joined
-    assert "Every crane shift" in first.text and "\n" not in first.text  # wrapped lines are one paragraph
+    paragraph = first.text.split("\n\n")[0]
+    assert "Every crane shift" in paragraph and "\n" not in paragraph  # wrapped lines are one paragraph
     second = chunk_with(kb, "second signaller")
-    assert (second.page, second.heading) == (2, "Loading Procedures")  # the section carries over the page break
+    assert (second.page, second.heading) == (1, "Loading Procedures")  # page 2 opens by continuing page 1's section
     assert all(HEADER not in c.text and HEADER not in c.heading for c in kb.chunks.values())
     assert all(c.text.strip() not in {"1", "2", "3"} for c in kb.chunks.values())  # page-number footers dropped
 
@@ -169,3 +170,20 @@ def test_a_breadcrumb_under_a_heading_becomes_its_parent_section() -> None:
     markdown = layout_pages(pages).pages[0].markdown
     assert markdown.splitlines()[:3] == ["# Policies", "## Cargo Insurance", ""]
     assert "POLICIES - Cargo Insurance" not in markdown
+
+
+def test_a_section_continued_on_the_next_page_is_cited_by_the_page_it_starts_on() -> None:
+    first = FakePage([("Kennel rules", 16.0, "/Sans-Bold"), ("Dogs are walked twice a day by the", 11.0, "/Sans")])
+    second = FakePage([("volunteer on duty, whatever the weather.", 11.0, "/Sans"), ("Feeding", 16.0, "/Sans-Bold"),
+                       ("Puppies eat four small meals.", 11.0, "/Sans")])
+    one, two = layout_pages([first, second]).pages
+    assert one.markdown.endswith("Dogs are walked twice a day by the volunteer on duty, whatever the weather.")
+    assert "volunteer" not in two.markdown
+    assert two.markdown.splitlines()[-1] == "Puppies eat four small meals."
+
+
+def test_a_page_that_only_continues_a_section_keeps_its_own_text() -> None:
+    first = FakePage([("Kennel rules", 16.0, "/Sans-Bold"), ("Dogs are walked twice a day.", 11.0, "/Sans")])
+    second = FakePage([("Cats stay indoors.", 11.0, "/Sans")])
+    one, two = layout_pages([first, second]).pages
+    assert two.markdown.endswith("Cats stay indoors.") and "Cats" not in one.markdown
