@@ -600,3 +600,12 @@ def test_a_side_is_named_only_where_all_its_words_stand():
     block = Block("depots.md", "Parcels, March 2022", "Upper Valley shipped 260 parcels, Lower Valley 410 and the "
                   "coast depot 300.")
     assert find_quantity("Lower Valley", "ship parcel", [block]).text == "410"
+
+
+def test_a_relation_word_is_not_what_is_asked_and_a_named_subject_yields_to_the_object():
+    from ragcourse.offline.answering import asked_focus
+
+    assert asked_focus("What is the role of the caretaker in the fire drill?") == ""
+    assert asked_focus("Does Harbor Lane Bakery cover delivery costs?") == "delivery costs"
+    block = Block("drill.md", "Fire drill", "During a drill the caretaker checks that every room is empty.")
+    assert select("What is the role of the caretaker in the fire drill?", sentences_of([block]))

@@ -224,7 +224,8 @@ _FOCUS = (
                r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we)\b|\s*\?|$)", re.I),
     re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)([\w-]+)", re.I),
     re.compile(r"^\s*(?:does|do|is|are|can|will)\s+(?:the\s+|our\s+|an?\s+)?(?:company\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)"
-               r"\s+(?:cover|covers|include|includes|apply|applies|allow|allows|exist|exists|offer|offers)\b", re.I),
+               r"\s+(?:cover|covers|include|includes|apply|applies|allow|allows|exist|exists|offer|offers)\b"
+               r"(?:\s+(?:the\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?))?(?:\s+(?:in|at|for|of|under|with)\b|\s*\?|$)", re.I),
     re.compile(r"\b(?:allowed|permitted|able) to\s+[\w-]+\s+(?:their|our|my|his|her|a|an|the)?\s*((?:[\w-]+\s+){0,2}?[\w-]+?)"
                r"(?:\s+(?:to|at|in|into|on|for|with|from)\b|\s*\?|$)", re.I),
 )
@@ -235,8 +236,10 @@ _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 
 
 #: Words that say what shape the answer takes ("what time", "which year"), not what it is about.
+#: ... and words that name a relation to the thing asked about ("the role of X", "the benefits of Y"), not the thing.
 _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
-                               "proportion"))
+                               "proportion role process purpose benefit limitation implication responsibility "
+                               "protection impact effect requirement option step rule financial main key"))
 
 
 def asked_focus(question: str) -> str:
@@ -245,7 +248,10 @@ def asked_focus(question: str) -> str:
     for pattern in _FOCUS:
         m = pattern.search(question)
         if m:
-            phrase = re.split(r"\bof\s+", m[1], maxsplit=1)[-1]
+            phrase = m[1]
+            if m.lastindex and m.lastindex > 1 and m[2] and phrase[:1].isupper():
+                phrase = m[2]  # "does Contoso cover gender-affirming care?": the name is checked apart; ask for the care
+            phrase = re.split(r"\bof\s+", phrase, maxsplit=1)[-1]
             return phrase if set(terms(phrase)) - _SHAPE_WORDS else ""
     return ""
 
@@ -262,9 +268,10 @@ def speaks_of(focus: str, sentence: Sentence) -> bool:
 
 
 def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Sequence[Sentence]) -> list[Scored]:
-    """The supporting sentences that speak of what a one-part question asks for (one of its words, in the sentence
-    or its heading) and whose passage names every name the question names: "45 people work in Rotterdam" does not
-    answer how many parking spaces Rotterdam has, nor does another office's garage."""
+    """The supporting sentences whose passage names every name a one-part question names, and none at all when not
+    one of them speaks of what the question asks for: "45 people work in Rotterdam" does not answer how many
+    parking spaces Rotterdam has, nor does another office's garage. (Once one sentence speaks of it, the others
+    may add to the answer.)"""
     q = analyse(question)
     if q.comparison or q.cause or len(q.parts) > 1:
         return supporting
@@ -273,8 +280,10 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
     passage: dict[str, set[str]] = {}
     for sentence in sentences:
         passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)
-    return [s for s in supporting if (not focus or speaks_of(focus, s.sentence))
-            and all(_named_in(name, passage.get(s.sentence.label, set())) for name in names)]
+    named = [s for s in supporting if all(_named_in(name, passage.get(s.sentence.label, set())) for name in names)]
+    if focus and not any(speaks_of(focus, s.sentence) for s in named):
+        return []  # nothing speaks of what is asked: refuse rather than quote what is merely near it
+    return named
 
 
 def _named_in(name: str, known: set[str]) -> bool:
