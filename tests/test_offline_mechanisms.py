@@ -609,3 +609,22 @@ def test_a_relation_word_is_not_what_is_asked_and_a_named_subject_yields_to_the_
     assert asked_focus("Does Harbor Lane Bakery cover delivery costs?") == "delivery costs"
     block = Block("drill.md", "Fire drill", "During a drill the caretaker checks that every room is empty.")
     assert select("What is the role of the caretaker in the fire drill?", sentences_of([block]))
+
+
+def test_a_description_before_a_dash_is_found_first_and_quarter_spans_mean_every_quarter():
+    question = analyse("The ferry that won the 'safest crossing' prize at Portfair 2022 — what is its top speed?")
+    assert question.parts == ("ferry won safest crossing prize Portfair 2022", "ferry top speed")
+    summed = analyse("What were ticket sales for the first nine months of 2022 (Q1 through Q3 added together)?")
+    assert summed.sides == ("Q1 2022", "Q2 2022", "Q3 2022") and summed.operation == "sum"
+
+
+def test_lowercase_alternatives_after_the_verb_are_the_sides():
+    question = analyse("in may 2022 did upper valley or lower valley ship more parcels, and whats the difference?")
+    assert question.sides == ("upper valley", "lower valley")
+
+
+def test_a_share_ignores_amounts_its_own_words_date_to_another_period():
+    calls = after_one_search("What share of the club's March 2023 visits came from juniors?",
+                             "[club.md] Visits March 2023\nJuniors made 300 visits in March 2023, compared with 900 "
+                             "in February. All members made 1,200 visits in March 2023 in total.")
+    assert calls == [("compute", {"expression": "300 / 1200 * 100"})]

@@ -155,10 +155,22 @@ def _every_month(m: re.Match[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
 
 
+#: "Q1 through Q3", "Q2-Q4": every quarter of the span; "the first nine months of 2024" is Q1 to Q3.
+_QUARTER_SPAN = re.compile(r"\bQ([1-4])\s*(?:through|thru|until|till|[-–])\s*Q([1-4])\b", re.I)
+_MONTHS_OF_YEAR = re.compile(r"\b(?:the\s+)?first\s+(six|nine)\s+months\s+of\s+((?:19|20)\d{2})\b", re.I)
+
+
+def _every_quarter(m: re.Match[str]) -> str:
+    names = [f"Q{i}" for i in range(int(m[1]), int(m[2]) + 1)] or [f"Q{m[1]}"]
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+
+
 def expand_spans(text: str) -> str:
     """Spans written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and the third
     quarter" -> "Q2 and Q3", "Jan through March" -> "January, February and March"."""
     text = _MONTH_SPAN.sub(_every_month, text)
+    text = _QUARTER_SPAN.sub(_every_quarter, text)
+    text = _MONTHS_OF_YEAR.sub(lambda m: f"Q1, Q2 and Q3 {m[2]}" if m[1].lower() == "nine" else f"Q1 and Q2 {m[2]}", text)
     text = _ORDINAL_PAIR.sub(lambda m: f"Q{_QUARTER_NUMBER[m[1].lower()]} and Q{_QUARTER_NUMBER[m[2].lower()]}", text)
 
     def quarters(m: re.Match[str]) -> str:

@@ -195,14 +195,17 @@ def _other_owner(tokens: list[re.Match[str]], head: set[str], asked: set[str]) -
 _OWN_BREAK = re.compile(r"[;:(),]|\s(?:and|from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
 
 
-def _own_fit(text: str, match: re.Match[str], wanted: set[str]) -> int:
-    """How many measure words stand in the number's own stretch of the sentence (up to the nearest "and", comma or
-    contrast word on each side): in "a merit pool of 3.3% and a market adjustment of 0.8%" the market adjustment
-    is 0.8%."""
+def own_stretch(text: str, match: re.Match[str]) -> str:
+    """The number's own stretch of the sentence: up to the nearest "and", comma or contrast word on each side."""
     before = [m.end() for m in _OWN_BREAK.finditer(text, 0, match.start())]
     after = _OWN_BREAK.search(text, match.end())
-    own = text[before[-1] if before else 0:after.start() if after else len(text)]
-    return len(wanted & set(terms(own)))
+    return text[before[-1] if before else 0:after.start() if after else len(text)]
+
+
+def _own_fit(text: str, match: re.Match[str], wanted: set[str]) -> int:
+    """How many measure words stand in the number's own stretch of the sentence: in "a merit pool of 3.3% and a
+    market adjustment of 0.8%" the market adjustment is 0.8%."""
+    return len(wanted & set(terms(own_stretch(text, match))))
 
 
 def _names_clause(text: str, position: int, name: set[str]) -> bool:

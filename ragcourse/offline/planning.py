@@ -36,7 +36,7 @@ from .. import prompts
 from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
-from .observations import RELATIVE_SIDE, Quantity, calculation_result, compose, find_quantity, quoted
+from .observations import RELATIVE_SIDE, Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
 from .questions import VERSION_WORDS, Question, analyse, key_phrase
 from .text import (
     MONTHS,
@@ -256,14 +256,21 @@ class Policy:
         sentences state (the total often stands in a sentence of its own)."""
         wanted = set(terms(self.q.text))
         sentences = self._quoted_sentences(3)
+        asked = {(p.kind, p.number) for p in self.q.periods}
+
+        def amounts(text: str) -> list[re.Match[str]]:
+            """The amounts of a sentence, without those its own words date to another period ("$9.4M in September")."""
+            return [m for m in numbers(text) if unit_of(m[0]) != "%" and not (asked and any(
+                (p.kind, p.number) not in asked and p.kind != "year" for p in find_periods(own_stretch(text, m))))]
+
         for sentence in sentences:
-            found = [m for m in numbers(sentence.text) if unit_of(m[0]) != "%"]
+            found = amounts(sentence.text)
             if len(found) >= 2 and len({unit_of(m[0]) for m in found}) == 1 and _WHOLE_AND_PARTS.search(sentence.text):
                 pair = _part_of_whole([(sentence.text, i, found) for i in range(len(found))], wanted)
                 if pair:
                     return pair
-        found = [(sentence.text, i, matches) for sentence in sentences
-                 for matches in [[m for m in numbers(sentence.text) if unit_of(m[0]) != "%"]] for i in range(len(matches))]
+        found = [(sentence.text, i, matches) for sentence in sentences for matches in [amounts(sentence.text)]
+                 for i in range(len(matches))]
         return _part_of_whole(found, wanted) if len({unit_of(f[2][f[1]][0]) for f in found}) == 1 else None
 
     def listed_total(self) -> str | None:

@@ -91,7 +91,8 @@ _AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many) \w+ (?:did|d
                      r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
 _BRIDGE = re.compile(r"\b(?:in|during|for)\s+the\s+(quarter|month|year)\s+(?:when|in which|that|of)\s+(?:the\s+|our\s+)?"
                      r"([^,?]+)", re.I)
-_TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all|add(?:ed|ing)? (?:\w+ )*?up|all together)\b", re.I)
+_TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all|add(?:ed|ing)? (?:\w+ )*?up|all together|"
+                    r"(?:added|add|adding|taken|put) together)\b", re.I)
 #: An explicit ask for the gap between two values: "how much higher", "how many more weeks", "by how much".
 _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b",
@@ -233,10 +234,10 @@ def key_phrase(text: str, drop: frozenset[str] = frozenset()) -> str:
     text = normalise_periods(text)
     kept = []
     for token in re.findall(r"[A-Za-z0-9$%](?:[\w.%$'-]|,(?=\d))*", text):
-        word = token.lower().removesuffix("'s").rstrip(".")
+        word = token.lower().removesuffix("'s").rstrip(".'")
         if word in STOPWORDS or word in drop or not word:
             continue
-        kept.append(token.removesuffix("'s").rstrip("."))
+        kept.append(token.removesuffix("'s").rstrip(".'"))
     return " ".join(kept)
 
 
@@ -289,6 +290,8 @@ def _alternatives(clause: str) -> list[str]:
     """The items offered as a choice: "..., North Street or Harbor Lane", "a, b or c", "whether x or y"."""
     segments = [seg.strip() for seg in _ALTERNATIVES.split(clause)]
     for index, segment in enumerate(segments):
+        segment = re.split(r"\b(?:did|does|do|is|are|was|were|has|have|had|will|can)\s+(?=\S+\s.*\bor\b)", segment,
+                           flags=re.I)[-1]  # "in May 2022 did upper valley or ...": the choice starts after the verb
         m = re.fullmatch(r"(?:the\s+|our\s+)?(.+?)\s+or\s+(?:the\s+|our\s+)?(.+?)", segment, re.I)
         if not m or len(m[1].split()) > 6 or len(m[2].split()) > 6:
             continue
@@ -299,8 +302,11 @@ def _alternatives(clause: str) -> list[str]:
                 break
             before.insert(0, re.sub(r"^(?:the|our)\s+", "", earlier, flags=re.I))
         second = m[2]
-        if _is_name(key_phrase(m[1])):  # "Northern Europe or Continental Europe book more": the name, not the verb
+        first = key_phrase(m[1])
+        if _is_name(first):  # "Northern Europe or Continental Europe book more": the name, not the verb
             second = re.match(r"(?:[A-Z][\w&.-]*\s*)+", second)[0] if second[:1].isupper() else second
+        elif 0 < len(first.split()) <= 3 and len(second.split()) > len(first.split()) + 1 and _ASKS_CHOICE.search(second):
+            second = " ".join(second.split()[:len(first.split())])  # "northern europe or continental europe bring more"
         sides = [re.sub(r"\s+ones?$", "", key_phrase(side)) for side in (*before, m[1], second)]  # "the Sable one"
         if all(sides) and not any(find_periods(side) for side in sides):
             return list(dict.fromkeys(sides))
@@ -475,8 +481,8 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
-_RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which|whose)\s+((?:[\w$%.,-]+\s+){0,8}?"
-                       r"[\w$%-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
+_RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which|whose|behind)\s+"
+                       r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement

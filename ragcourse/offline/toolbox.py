@@ -189,7 +189,8 @@ def customer_name(question: str) -> str:
         words = [w for w in run if w not in skip]
         code = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
         words = words[:code] if code else words  # "Sable Rail PX-7s": the customer, not the product
-        if words and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) and not find_periods(words[0]):
+        if words and len(" ".join(words)) > 1 and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) \
+                and not find_periods(words[0]):
             return " ".join(words).removesuffix("'s").removesuffix("'")
     return ""
 
