@@ -383,7 +383,7 @@ class Policy:
         asked = self.question_text.lower()
         names = [m[0] for line in lines for m in _NAME_RUN.finditer(line) if len(m[0]) > 3 and m[0].lower() not in asked
                  and not re.search(r"\d", m[0]) and not find_periods(m[0])]
-        query = " ".join([*dict.fromkeys(names), *key_phrase(self.q.subject).split()[:2], "delay"])
+        query = " ".join([*dict.fromkeys(names), *key_phrase(self.q.subject).split()[:4]])  # the question's words
         return [(tool, text_arguments(tool, query)) for tool in (self.tools.get("search"), self.tools.get("web"))
                 if tool and names]
 
@@ -442,7 +442,7 @@ class Policy:
         done = {c.key for c in self.calls}
         first = [(t, a) for t, a in self._first_round() if f"{t.name}:{canonical_json(a)}" not in done]
         if first:  # a calculation whose numbers are already found need not wait for the remaining searches
-            ready = [(t, a) for t, a in self._second_round() if t.role == "calculator"] if self.calls else []
+            ready = [(t, a) for t, a in self._next_steps() if t.role == "calculator"] if self.calls else []
             return first + [(t, a) for t, a in ready if f"{t.name}:{canonical_json(a)}" not in done]
         second = self._second_round()
         return [(t, a) for t, a in second if f"{t.name}:{canonical_json(a)}" not in done]
