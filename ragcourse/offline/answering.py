@@ -223,7 +223,7 @@ _FOCUS = (
     re.compile(r"^\s*(?:what|which) (?:is|are|was|were) (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
                r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we)\b|\s*\?|$)", re.I),
     re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)([\w-]+)", re.I),
-    re.compile(r"^\s*(?:does|do|is|are|can|will)\s+(?:the\s+|our\s+|an?\s+)?(?:company\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)"
+    re.compile(r"^\s*(?:does|do|is|are|can|will)\s+(?:the\s+|our\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)"
                r"\s+(?:cover|covers|include|includes|apply|applies|allow|allows|exist|exists|offer|offers)\b"
                r"(?:\s+(?:the\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?))?(?:\s+(?:in|at|for|of|under|with)\b|\s*\?|$)", re.I),
     re.compile(r"\b(?:allowed|permitted|able) to\s+[\w-]+\s+(?:their|our|my|his|her|a|an|the)?\s*((?:[\w-]+\s+){0,2}?[\w-]+?)"
