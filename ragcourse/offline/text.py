@@ -100,6 +100,7 @@ class Period:
         return (self.year or 0, months)
 
 
+@lru_cache(maxsize=16384)  # the same passages are read on every turn: their words are worked out once
 def normalise_periods(text: str) -> str:
     """Rewrite every quarter notation to "Q<n> <year>" so different spellings match."""
     for pattern, parts in _QUARTER_PATTERNS:
@@ -113,6 +114,11 @@ def _quarter_text(number: int, year: str | None) -> str:
 
 def period_mentions(text: str) -> list[tuple[int, int, Period]]:
     """Where ``text`` (already :func:`normalise_periods`-ed) names a period: (start, end, period), in order."""
+    return list(_period_mentions(text))
+
+
+@lru_cache(maxsize=16384)
+def _period_mentions(text: str) -> tuple[tuple[int, int, Period], ...]:
     found: list[tuple[int, int, Period]] = []
     for m in re.finditer(rf"\bQ([1-4])(?: ({_YEAR}))?\b", text):
         found.append((*m.span(), Period(int(m[2]) if m[2] else None, "quarter", int(m[1]))))
@@ -126,7 +132,7 @@ def period_mentions(text: str) -> list[tuple[int, int, Period]]:
                 period = (Period(None, "month", _MONTH_PREFIX[m[1][:3].lower()]) if kind == "month"
                           else Period(int(m[1]), "year"))
                 found.append((*m.span(), period))
-    return sorted(found, key=lambda item: item[0])
+    return tuple(sorted(found, key=lambda item: item[0]))
 
 
 def find_periods(text: str) -> list[Period]:
@@ -194,6 +200,7 @@ def opens_with_period(sentence: str) -> bool:
     return bool(parts and find_periods(TARGET_YEAR.sub(" ", parts[0])))
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The word's stem; a product code in the plural is the code ("lx-200s" -> "lx-200")."""
     if re.fullmatch(r"[a-z0-9-]*\ds", word) and _CODE.match(word):
@@ -203,7 +210,12 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased word tokens of ``text`` (periods normalised; codes like "lx-200" and "45.2" kept whole)."""
-    return _WORD.findall(normalise_periods(text).lower().replace("'s ", " "))
+    return list(_words(text))
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(normalise_periods(text).lower().replace("'s ", " ")))
 
 
 def terms(text: str) -> list[str]:
@@ -212,18 +224,28 @@ def terms(text: str) -> list[str]:
     A hyphenated compound counts as its parts ("salary-increase rate" is about "salary"); a code
     ("LX-200") stays whole.
     """
-    parts = [p for w in words(text) for p in ([w] if "-" not in w or _CODE.match(w) else w.split("-"))]
-    return [stem(w) for w in parts if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> tuple[str, ...]:
+    parts = [p for w in _words(text) for p in ([w] if "-" not in w or _CODE.match(w) else w.split("-"))]
+    return tuple(stem(w) for w in parts if w not in STOPWORDS and len(w) > 1 or w.isdigit())
 
 
 def anchors(text: str) -> set[str]:
     """The terms a supporting sentence must contain: years, quarters, months and product codes."""
+    return set(_anchors(text))
+
+
+@lru_cache(maxsize=16384)
+def _anchors(text: str) -> frozenset[str]:
     found = set()
-    for w in words(text):
+    for w in _words(text):
         month = w in MONTHS and (w != "may" or re.search(r"\bMay\b", text))  # "may work" is the verb
         if re.fullmatch(_YEAR, w) or re.fullmatch(r"q[1-4]", w) or month or _CODE.match(w):
             found.add(stem(w))
-    return found
+    return frozenset(found)
 
 
 @lru_cache(maxsize=1)
