@@ -373,10 +373,11 @@ def test_a_question_word_without_its_apostrophe_is_read_as_two_words():
 
 
 def after_one_search(question: str, passage: str) -> list:
-    """The calls the model makes once its first search returned ``passage``."""
+    """The calls the model makes once its first search returned ``passage`` (and any other first search, nothing)."""
     first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
-    assert [name for name, _ in first] == ["find_docs"]
-    return decide(conversation(question, [(*first[0], passage)]), [SEARCH, CALCULATOR]).tool_calls
+    assert first and {name for name, _ in first} == {"find_docs"}
+    found = [(*first[0], passage), *((*call, "No passages found.") for call in first[1:])]
+    return decide(conversation(question, found), [SEARCH, CALCULATOR]).tool_calls
 
 
 def test_a_share_is_computed_from_one_sentence_that_gives_the_whole_and_its_parts():
@@ -628,3 +629,41 @@ def test_a_share_ignores_amounts_its_own_words_date_to_another_period():
                              "[club.md] Visits March 2023\nJuniors made 300 visits in March 2023, compared with 900 "
                              "in February. All members made 1,200 visits in March 2023 in total.")
     assert calls == [("compute", {"expression": "300 / 1200 * 100"})]
+
+
+def test_a_share_question_names_its_part_and_its_whole_and_each_is_searched():
+    question = analyse("Of all the seats in the Riverside theatre, what percentage are kept for season tickets?")
+    assert question.operation == "share"
+    assert question.share_of == ("kept season tickets", "seats Riverside theatre")
+    assert "seats Riverside theatre" in question.searches()
+    assert analyse("What fraction of the mill's flour in 2023 came from local farms (within 50 km)?").share_of == (
+        "local farms", "mill flour 2023")
+
+
+def test_a_named_share_takes_the_whole_and_the_part_by_their_own_words_not_the_largest_amount():
+    question = "What fraction of the ferry's fuel in 2023 came from biodiesel?"
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    assert [args["query"] for _, args in first] == ["fraction ferry fuel 2023 came biodiesel", "ferry fuel 2023"]
+    found = [(*first[0], "[fleet.md] Fleet energy 2023\nThe 40-tonne biodiesel tank at 12 Harbour Road, filled "
+                         "weekly, supplied about 90 tonnes over the year."),
+             (*first[1], "[fleet.md] Fleet energy 2023\nOur three vessels burned about 900 tonnes of fuel in 2023, of "
+                         "which the ferry used about 600 tonnes.")]
+    calls = decide(conversation(question, found), [SEARCH, CALCULATOR]).tool_calls
+    assert calls == [("compute", {"expression": "90 / 600 * 100"})]
+
+
+def test_since_a_period_runs_to_today_and_after_it_starts_when_it_ends():
+    from datetime import date
+
+    from ragcourse.offline.dates import period_range
+
+    today = date(2024, 2, 5)
+    assert period_range("Which parcels were returned since October 2023?", today) == (date(2023, 10, 1), today)
+    assert period_range("parcels sent after Q3 2023", today) == (date(2023, 10, 1), today)
+    assert period_range("parcels sent in October 2023", today) == (date(2023, 10, 1), date(2023, 10, 31))
+
+
+def test_a_count_the_question_states_times_a_rate_per_that_thing():
+    calls = after_one_search("If all 35 lockers at the gym were rented out, what would they earn per month?",
+                             "[gym.md] Lockers\nA locker is rented for $12 per locker per month, paid in advance.")
+    assert calls == [("compute", {"expression": "35 * 12"})]

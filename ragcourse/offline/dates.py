@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from .text import MONTHS, TARGET_YEAR, Period, find_periods
+from .text import MONTHS, TARGET_YEAR, Period, find_periods, normalise_periods, period_mentions
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12}
 _LAST_N_MONTHS = re.compile(r"\b(?:the\s+)?(?:last|past|previous)\s+(\d+|two|three|four|five|six|nine|twelve)\s+months\b",
@@ -58,14 +58,25 @@ def relative_range(text: str, today: date) -> tuple[date, date] | None:
     return None
 
 
-def period_range(text: str) -> tuple[date, date] | None:
-    """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec."""
-    period = next((p for p in find_periods(text) if p.year), None)
-    if period is None:
+#: "since June 2024", "after Q2 2024": the period opens a range that runs to today.
+_SINCE = re.compile(r"\b(since|after)\s+(?:the\s+)?(?:(?:start|beginning|end)\s+of\s+(?:the\s+)?)?$", re.I)
+
+
+def period_range(text: str, today: date | None = None) -> tuple[date, date] | None:
+    """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec;
+    with ``today``, "since June 2024" -> 1 June 2024 to today and "after June 2024" -> 1 July 2024 to today."""
+    normalised = normalise_periods(text)
+    found = next(((start, p) for start, _, p in period_mentions(normalised) if p.year), None)
+    if found is None:
         return None
+    start, period = found
     first, last = {"year": (1, 12), "quarter": (3 * period.number - 2, 3 * period.number),
                    "month": (period.number, period.number)}[period.kind]
-    return date(period.year, first, 1), _month_end(date(period.year, last, 1))
+    span = date(period.year, first, 1), _month_end(date(period.year, last, 1))
+    since = _SINCE.search(normalised[:start])
+    if since and today and today > span[1]:
+        return (span[0] if since[1].lower() == "since" else span[1] + timedelta(days=1)), today
+    return span
 
 
 def _months_phrase(start: date, end: date) -> str:

@@ -37,6 +37,7 @@ from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import RELATIVE_SIDE, Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
+from .lexicon import similarity
 from .questions import VERSION_WORDS, Question, analyse, key_phrase
 from .text import (
     MONTHS,
@@ -44,6 +45,7 @@ from .text import (
     Period,
     anchors,
     find_periods,
+    is_year,
     nearest_period,
     number_value,
     numbers,
@@ -263,6 +265,11 @@ class Policy:
             return [m for m in numbers(text) if unit_of(m[0]) != "%" and not (asked and any(
                 (p.kind, p.number) not in asked and p.kind != "year" for p in find_periods(own_stretch(text, m))))]
 
+        if self.q.share_of:
+            named = _named_share([(s.text, m) for s in sentences for m in amounts(s.text)], *self.q.share_of)
+            if named:
+                return named
+
         for sentence in sentences:
             found = amounts(sentence.text)
             if len(found) >= 2 and len({unit_of(m[0]) for m in found}) == 1 and _WHOLE_AND_PARTS.search(sentence.text):
@@ -272,6 +279,17 @@ class Policy:
         found = [(sentence.text, i, matches) for sentence in sentences for matches in [amounts(sentence.text)]
                  for i in range(len(matches))]
         return _part_of_whole(found, wanted) if len({unit_of(f[2][f[1]][0]) for f in found}) == 1 else None
+
+    def rate_expression(self) -> str | None:
+        """For "what would all 420 gateways bring in?": the count the question states times the rate a quoted
+        sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650"."""
+        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text) if not is_year(m[1])]
+        for sentence in self._quoted_sentences(3) if counts else []:
+            for rate in _PER.finditer(sentence.text):
+                for count, thing in counts:
+                    if thing and thing == terms(rate[2])[:1]:
+                        return f"{plain_number(number_value(count))} * {plain_number(number_value(rate[1]))}"
+        return None
 
     def listed_total(self) -> str | None:
         """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
@@ -415,7 +433,8 @@ class Policy:
             expression = None
             if calculator:
                 changed = self.change_expression() if q.amount or q.operation == "percent change" else None
-                expression = changed or (self.share_expression() if q.operation == "share" else self.listed_total())
+                expression = changed or (self.share_expression() if q.operation == "share" else
+                                         self.rate_expression() or self.listed_total())
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
         if planned:
             return planned
@@ -583,6 +602,10 @@ class Policy:
                 f"compared: {listed} ({call.result.strip()}).")
 
 
+#: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
+_COUNTED = re.compile(r"(?<![\w.$€£-])(\d[\d,]*)\s+([a-z][a-z-]+)", re.I)
+_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)\s*(?:[a-z$€£]+\s+){0,2}?per\s+([a-z][a-z-]+)", re.I)
+
 #: A sentence that states a whole together with its parts.
 _WHOLE_AND_PARTS = re.compile(r"\b(?:of which|out of|includes?|including|comprises?|comprising|made up of|in total|"
                               r"in all|altogether|split into|divided into)\b", re.I)
@@ -601,6 +624,41 @@ def _part_of_whole(found: list[tuple[str, int, list[re.Match[str]]]], wanted: se
         return None
     part, total = found[best][2][found[best][1]][0], whole[2][whole[1]][0]
     return f"{plain_number(number_value(part))} / {plain_number(number_value(total))} * 100"
+
+
+def _named_share(found: list[tuple[str, re.Match[str]]], part: str, whole: str) -> str | None:
+    """``part / whole * 100`` when the question names both: the whole is the amount whose own stretch of its sentence
+    names the whole's words best (its sentence counts a quarter, the whole's first word — the one that narrows it,
+    "ferry" in "ferry fuel" — a half more; the larger amount wins a tie), the part the smaller amount that counts the
+    same thing, named best by the part's words (a tie goes to the stretch closest in meaning)."""
+    def fit(text: str, match: re.Match[str], words: set[str]) -> float:
+        return len(words & set(terms(own_stretch(text, match)))) + 0.25 * len(words & set(terms(text)))
+
+    named = [t for t in terms(whole) if t not in anchors(whole)]  # the year scopes the whole; it does not name it
+    whole_words, part_words = set(named), set(terms(part))
+    scored = [(fit(text, m, whole_words) + 0.5 * bool(set(named[:1]) & set(terms(own_stretch(text, m)))),
+               number_value(m[0]), text, m) for text, m in found]
+    best_whole = max(scored, key=lambda x: x[:2], default=None)
+    if not best_whole or best_whole[0] <= 0:
+        return None
+    _, total, total_text, total_match = best_whole
+    counted = _counted(total_text, total_match)
+    parts = [(fit(text, m, part_words), similarity(part, own_stretch(text, m)), number_value(m[0]))
+             for text, m in found if 0 < number_value(m[0]) < total and _counted(text, m) & counted]
+    best_part = max(parts, default=None)
+    if not best_part or best_part[0] <= 0:
+        return None
+    return f"{plain_number(best_part[2])} / {plain_number(total)} * 100"
+
+
+def _counted(text: str, match: re.Match[str]) -> set[str]:
+    """What a number counts, to tell a part of a whole from other figures: its unit ("$M"), else the stems of the
+    two words after it ("820 MWh" and "6,600 MWh"; "130 spaces" and "180 parking spaces"). A number hyphenated to
+    its word ("a 600-kilowatt installation") describes a thing; it counts nothing."""
+    unit = unit_of(match[0])
+    if unit or text[match.end():match.end() + 1] == "-":
+        return {unit} if unit else set()
+    return set(terms(" ".join(re.findall(r"[\w-]+", text[match.end():])[:2])))
 
 
 def _against_plan(text: str) -> tuple[str, str] | None:

@@ -60,7 +60,7 @@ bigger larger smaller greater fewer longer shorter cheaper
 vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-month
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
-AGGREGATE_WORDS = word_set("total totals combined sum altogether overall millions million billions thousands dollars "
+AGGREGATE_WORDS = word_set("total totals combined sum altogether overall whole entire millions million billions thousands dollars "
                            "dollar euros terms units figure figures $m m bn usd eur gbp")
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
@@ -108,8 +108,11 @@ _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*"
 
 #: How found numbers combine, in the order the grammar tries them (the first that matches wins).
 OPERATIONS: dict[str, re.Pattern[str]] = {
-    "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|\bwhat (?:percentage|percent|part) of\b|"
-                        r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b", re.I),
+    "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|"
+                        r"\b(?:what|how (?:big|large|much)(?: of)?(?: an?)?) (?:percentage|percent|part) of\b|"
+                        r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b|"
+                        r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
+                        re.I),
     "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b", re.I),
     "percent change": _PERCENT,
     "average": re.compile(r"\b(?:average|averaged|mean)\b", re.I),
@@ -119,6 +122,31 @@ OPERATIONS: dict[str, re.Pattern[str]] = {
     "max": re.compile(r"\b(?:most|highest|largest|biggest|greatest|top|more|larger|bigger|higher)\b", re.I),
     "min": re.compile(r"\b(?:least|lowest|smallest|fewest|less|fewer|smaller|lower)\b", re.I),
 }
+#: Which words of a share question name the whole and which the part: "what share of <whole> came from <part>",
+#: "of all <whole>, what percentage <part>", "<part> as a share of <whole>".
+_SHARE_OF = (
+    re.compile(r"\b(?:share|proportion|fraction|portion|percentage|percent|part)\s+of\s+(?P<whole>[^?;,]+?)\s+"
+               r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do)\s+(?P<part>[^?;,]+)", re.I),
+    re.compile(r"^\s*of\s+(?:all\s+)?(?P<whole>[^,]+),\s*(?:what|which|how much)\s+(?:share|proportion|fraction|"
+               r"percentage|percent|part)\s+(?P<part>[^?;]+)", re.I),
+    re.compile(r"(?P<part>[^,?;]+?)\s+as an?\s+(?:percentage|percent|share|fraction|proportion)\s+of\s+"
+               r"(?P<whole>[^?;,]+)", re.I),
+)
+_PART_VERB = re.compile(r"^(?:(?:came|comes|come|went|goes|go|gets?|got)\s+)?(?:from|to|into|on|for)\s+", re.I)
+
+
+def _share_of(text: str) -> tuple[str, str] | tuple[()]:
+    """(part, whole) of a share question, each as search words; a parenthesis explains, it does not name."""
+    for pattern in _SHARE_OF:
+        m = pattern.search(text)
+        if m:
+            part = _PART_VERB.sub("", re.sub(r"\([^)]*\)", " ", m["part"]).strip())
+            found = (key_phrase(part), key_phrase(m["whole"], AGGREGATE_WORDS))  # "europe overall": the part as asked
+            if all(found):
+                return found
+    return ()
+
+
 #: What each operation means, for questions the grammar does not cover ("what was the typical monthly figure").
 OPERATION_MEANINGS = {
     "average": "the average value: the typical monthly amount across several periods",
@@ -151,6 +179,7 @@ class Question:
     measures: tuple[str, ...] = ()  # several things compared over the same sides: ("hotel cap", "per diem")
     referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
+    share_of: tuple[str, ...] = ()  # ("rooftop solar", "plant electricity"): a share's part and whole, each searched
     choice: bool = False        # asks which side is larger ("which ... more"): the gap is larger minus smaller
     operation: str = ""         # how the numbers combine: a key of OPERATIONS or "difference"; "" when none
     answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
@@ -212,6 +241,8 @@ class Question:
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
+        if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces")
+            queries.append(" ".join(dict.fromkeys(f"{self.share_of[1]} {self.period_phrase}".split())))
         return list(dict.fromkeys(q for q in queries if q))
 
 
@@ -579,5 +610,6 @@ def analyse(question: str, today: date | None = None) -> Question:
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
-        operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)))
+        operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)),
+        share_of=_share_of(text) if operation == "share" and not sides else ())
     return replace(analysed, answer_type=_answer_type(analysed))

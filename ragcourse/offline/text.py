@@ -34,6 +34,7 @@ how i if in into is it its itself just me more most my no nor not now of off on 
 own same she should so some such than that the their theirs them then there these they this those through to too under
 until up very was we were what when where which while who whom why will with would you your yours please tell show give
 find know let us company company's many much according get got make made use used using like per via vs versus
+i'd i'm i've i'll we'd we're we've you'd you're
 """)
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -306,12 +307,18 @@ def is_instruction_to_ai(sentence: str) -> bool:
     return bool(_AI_INSTRUCTION.search(sentence))
 
 
+#: "1200 Meridian Avenue": a house number, not a quantity.
+_STREET = re.compile(r"\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Boulevard|Blvd|Way|Drive|"
+                     r"Place|Square|Quay|Parkway)\b")
+
+
 def numbers(text: str) -> list[re.Match[str]]:
-    """Quantities in ``text`` (years and quarter numbers excluded), as regex matches with positions."""
+    """Quantities in ``text`` (years, quarter numbers, days and house numbers excluded), as regex matches."""
     found = []
     for m in NUMBER.finditer(text):
         value = m.group().strip()
-        if re.fullmatch(_YEAR, value) or text[max(0, m.start() - 1):m.start()].lower() == "q" or _is_day(text, m):
+        if re.fullmatch(_YEAR, value) or text[max(0, m.start() - 1):m.start()].lower() == "q" or _is_day(text, m) \
+                or _STREET.match(text, m.end()):
             continue
         found.append(m)
     return found

@@ -197,7 +197,7 @@ def customer_name(question: str) -> str:
 
 def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
     """Arguments for an orders tool, each filled from the question by what the parameter's name says."""
-    span = (relative_range(question, today) if today else None) or period_range(question)
+    span = (relative_range(question, today) if today else None) or period_range(question, today)
     code = re.search(r"\b[A-Z]{2,}-?\d{3,}\b", question)
     args: dict[str, Any] = {}
     for key, schema in tool.properties.items():
