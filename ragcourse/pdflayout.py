@@ -355,11 +355,12 @@ _SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in
 
 
 def _title_like(text: str) -> bool:
-    """A short line in Title Case or capitals without a sentence's end: "Cost Savings", "HOW TO APPEAL"."""
+    """A short line in Title Case or capitals without a sentence's end: "Cost Savings", "HOW TO APPEAL"; not a
+    "Label: value" field ("Location: Head Office")."""
     text = text.strip()
     words = re.findall(r"[A-Za-z][\w'’-]*", text)
     if not words or len(words) > 8 or len(text) > 70 or text.endswith((".", ",", ";", ":", "?", "!")) or \
-            _BULLET.match(text):
+            ": " in text or _BULLET.match(text):
         return False
     return all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words) and words[0][0].isupper()
 

@@ -196,12 +196,16 @@ def test_a_short_title_line_standing_alone_in_body_type_is_a_heading() -> None:
         return [(text, 11.0, "/Sans") for text in texts]
 
     page = FakePage(body("Loading docks open at six and close at ten, every", "day of the week, and the yard",
-                         "gate opens with the docks, closes with", "them.", "", "CUSTOMS CLEARANCE", "",
+                         "gate opens with the docks, closes with them,", "and stays shut on the public",
+                         "holidays the port authority", "announces.", "", "CUSTOMS CLEARANCE", "",
                          "Every container needs a signed manifest before it", "leaves the yard, and the",
-                         "manifest travels with it.", "", "Late Arrivals", "", "Trucks that miss their slot",
+                         "manifest travels with it to the ship, where the", "first officer signs it",
+                         "again.", "", "Late Arrivals", "", "Trucks that miss their slot",
                          "wait for the next free bay.", "", "Drivers stay with their truck.", "",
-                         "Night Shift Rules apply", "after ten."))
+                         "Night Shift Rules apply", "after ten.", "", "Location: North Quay", "",
+                         "The quay office keeps the spare keys."))
     lines = layout_pages([page, FakePage(body("Keys are returned to the gate."))]).pages[0].markdown.splitlines()
     assert "# CUSTOMS CLEARANCE" in lines and "## Late Arrivals" in lines  # capitals: a chapter; Title Case below
     assert "Drivers stay with their truck." in lines  # a sentence standing alone is text
     assert "Night Shift Rules apply after ten." in lines  # a title-like line inside a paragraph is text
+    assert "Location: North Quay" in lines  # a "Label: value" field is text
