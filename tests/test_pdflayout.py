@@ -101,14 +101,16 @@ def test_a_hyphen_the_document_writes_elsewhere_is_kept() -> None:
 
 
 class FakePage:
-    """Stands in for a pypdf page: feeds (text, size, font) lines to the text visitor, 14 points apart."""
+    """Stands in for a pypdf page: feeds (text, size, font) lines to the text visitor, 14 points apart; an empty
+    text leaves a blank line (a paragraph break)."""
 
     def __init__(self, lines: list[tuple[str, float, str]]) -> None:
         self.lines = lines
 
     def extract_text(self, visitor_text) -> str:  # noqa: ANN001 - the visitor callback
         for i, (text, size, font) in enumerate(self.lines):
-            visitor_text(text + "\n", [1, 0, 0, 1, 0, 0], [1, 0, 0, 1, 72, 700 - 14 * i], {"/BaseFont": font}, size)
+            if text:
+                visitor_text(text + "\n", [1, 0, 0, 1, 0, 0], [1, 0, 0, 1, 72, 700 - 14 * i], {"/BaseFont": font}, size)
         return ""
 
 
@@ -187,3 +189,23 @@ def test_a_page_that_only_continues_a_section_keeps_its_own_text() -> None:
     second = FakePage([("Cats stay indoors.", 11.0, "/Sans")])
     one, two = layout_pages([first, second]).pages
     assert two.markdown.endswith("Cats stay indoors.") and "Cats" not in one.markdown
+
+
+def test_a_short_title_line_standing_alone_in_body_type_is_a_heading() -> None:
+    def body(*texts: str) -> list[tuple[str, float, str]]:
+        return [(text, 11.0, "/Sans") for text in texts]
+
+    page = FakePage(body("Loading docks open at six and close at ten, every", "day of the week, and the yard",
+                         "gate opens with the docks, closes with them,", "and stays shut on the public",
+                         "holidays the port authority", "announces.", "", "CUSTOMS CLEARANCE", "",
+                         "Every container needs a signed manifest before it", "leaves the yard, and the",
+                         "manifest travels with it to the ship, where the", "first officer signs it",
+                         "again.", "", "Late Arrivals", "", "Trucks that miss their slot",
+                         "wait for the next free bay.", "", "Drivers stay with their truck.", "",
+                         "Night Shift Rules apply", "after ten.", "", "Location: North Quay", "",
+                         "The quay office keeps the spare keys."))
+    lines = layout_pages([page, FakePage(body("Keys are returned to the gate."))]).pages[0].markdown.splitlines()
+    assert "# CUSTOMS CLEARANCE" in lines and "## Late Arrivals" in lines  # capitals: a chapter; Title Case below
+    assert "Drivers stay with their truck." in lines  # a sentence standing alone is text
+    assert "Night Shift Rules apply after ten." in lines  # a title-like line inside a paragraph is text
+    assert "Location: North Quay" in lines  # a "Label: value" field is text
