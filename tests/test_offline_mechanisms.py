@@ -667,3 +667,26 @@ def test_a_count_the_question_states_times_a_rate_per_that_thing():
     calls = after_one_search("If all 35 lockers at the gym were rented out, what would they earn per month?",
                              "[gym.md] Lockers\nA locker is rented for $12 per locker per month, paid in advance.")
     assert calls == [("compute", {"expression": "35 * 12"})]
+
+
+def test_a_thing_known_by_a_clause_of_its_document_takes_the_name_its_title_gives():
+    question = "The supplier whose contract falls under Norwegian law - how many ferries does the agreement cover?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    assert [name for name, _ in first] == ["find_docs"]
+    observed = [(*first[0], "[fjord.md] Service Agreement — Fjord Ferries AS (FF-2023-4) — Governing law\n"
+                            "This agreement is governed by Norwegian law.")]
+    follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert follow_up and all("Fjord Ferries AS" in args["query"] for _, args in follow_up)
+
+
+def test_a_side_named_in_the_sentence_itself_beats_one_named_only_by_the_title():
+    block = Block("survey.md", "Bakery survey 2023 — Bread and pastry",
+                  "Bread was the lowest-rated item at 3.2, down from 3.5 in 2022. Pastry scored 4.1, a new high.")
+    assert find_quantity("bread", "score", [block]).text == "3.2"
+    assert find_quantity("pastry", "score", [block]).text == "4.1"
+
+
+def test_a_measure_asked_in_its_other_usual_words_finds_the_documents_figure():
+    block = Block("mill.md", "Mill report March 2023",
+                  "The largest sale was a $2.1K flour order from a pizzeria, and revenue in March 2023 was $41.5K.")
+    assert find_quantity("March 2023", "mill turnover", [block]).text == "$41.5K"

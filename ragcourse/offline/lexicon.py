@@ -23,7 +23,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from . import meaning
-from .text import MONTHS, STOPWORDS, word_set
+from .text import MONTHS, STOPWORDS, stem, word_set
 
 #: The grammar's own words: what a typo is corrected to (and nothing else is).
 GRAMMAR_WORDS = word_set("""
@@ -50,6 +50,28 @@ def correct(text: str) -> str:
     """``text`` with misspelt grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = re.sub(r"\b(what|where|who|how)s\b", r"\1 is", text, flags=re.I)  # "whats" without its apostrophe
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
+
+
+#: Measures that business writing names in several ways; the embedding model does not know all of them are one.
+SAME_MEASURE = (("order intake", "bookings", "orders"), ("revenue", "sales", "turnover"),
+                ("headcount", "employees", "staff"), ("salary", "pay"), ("profit", "earnings"),
+                ("spending", "expenditure"), ("customers", "clients"))
+
+
+def same_measure(subject: str) -> list[str]:
+    """``subject`` with a measure it names written in each of its other usual words: "LX-200 order intake" ->
+    ["LX-200 bookings", "LX-200 orders"]."""
+    words = subject.split()
+    stems = [stem(w.lower()) for w in words]
+    variants = []
+    for group in SAME_MEASURE:
+        for phrase in group:
+            wanted = {stem(w) for w in phrase.split()}
+            if wanted <= set(stems):
+                kept = [w for w, s in zip(words, stems, strict=True) if s not in wanted]
+                variants += [" ".join([*kept, other]) for other in group if other != phrase]
+                break
+    return variants
 
 
 def similarity(a: str, b: str) -> float:

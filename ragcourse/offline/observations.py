@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
-from .lexicon import similarity
+from .lexicon import same_measure, similarity
 from .messages import Block, parse_blocks
 from .text import (
     Period,
@@ -113,7 +113,22 @@ RELATIVE_SIDE = frozenset(terms("current latest new now today present one ones")
 
 def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozenset[str] = frozenset()) -> Quantity | None:
     """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin"); a sentence
-    with one of the ``unlike`` anchors (the other sides' periods) never gives it."""
+    with one of the ``unlike`` anchors (the other sides' periods) never gives it. The measure's words come first, then
+    the same measure in its usual other words ("order intake" -> "bookings"), then the closest sentence in meaning."""
+    best: tuple[bool, Quantity] | None = None
+    for words in (subject, *same_measure(subject)):
+        found = _by_words(side, words, blocks, unlike)
+        if found and found[0]:
+            return found[1]
+        best = best or found
+    if best:  # named only by its title: a sentence that names the side itself, close in meaning, is better
+        return _by_meaning(side, subject, blocks, named=True) or best[1]
+    return _by_meaning(side, subject, blocks)
+
+
+def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str]) -> tuple[bool, Quantity] | None:
+    """The best quantity of a sentence that shares the measure's words, and whether that sentence names the side
+    itself (not only through its title)."""
     side_anchors, subject_terms = anchors(side) | anchors(subject), set(terms(subject))  # "LX-200 bookings": its code
     side_periods = find_periods(side)
     side_words = set(terms(side)) - side_anchors - RELATIVE_SIDE if not side_periods else set()  # named: must be named
@@ -135,39 +150,42 @@ def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozense
         positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)
+        own = side_words <= sentence.terms  # the sentence itself names the side, not only its title
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
-                rank = (len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other, exact,
+                rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other, exact,
                         -_is_share(text, match.end(), hits), _own_fit(text, match, subject_terms), -distance)
             else:
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
-                rank = (len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
+                rank = (own, len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
                         _own_fit(text, match, subject_terms), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
-    return best[1] if best else _by_meaning(side, subject, blocks)
+    return (bool(best[0][0]), best[1]) if best else None
 
 
 #: How close in meaning a sentence must be to the measure when it shares no word with it ("own car" for "mileage").
 MIN_MEANING = 0.4
 
 
-def _by_meaning(side: str, subject: str, blocks: list[Block]) -> Quantity | None:
+def _by_meaning(side: str, subject: str, blocks: list[Block], named: bool = False) -> Quantity | None:
     """The number of the side's sentence closest in meaning to ``subject``, for a measure written in other words
-    than the documents use; in that sentence the number of the side's period (or next to the side's name)."""
+    than the documents use; in that sentence the number of the side's period (or next to the side's name).
+    ``named``: only a sentence that names the side itself, compared with the side and the measure together
+    ("Price was the lowest-rated area at 3.4" for "price score")."""
     side_anchors, side_periods = anchors(side) | anchors(subject), find_periods(side)
     side_words = set(terms(side)) - side_anchors if not side_periods else set()
     best: tuple[float, Quantity] | None = None
     for sentence in sentences_of(blocks):
-        known = sentence.terms | sentence.title_terms
+        known = sentence.terms if named else sentence.terms | sentence.title_terms
         if not side_anchors <= sentence.anchors or not side_words <= known or not numbers(sentence.text):
             continue
-        meaning = similarity(subject, sentence.text)
+        meaning = similarity(f"{side} {subject}" if named else subject, sentence.text)
         if meaning < MIN_MEANING or (best and meaning <= best[0]):
             continue
         text = resolve_previous(normalise_periods(sentence.text), sentence.topic)

@@ -42,6 +42,7 @@ from .questions import VERSION_WORDS, Question, analyse, key_phrase
 from .text import (
     MONTHS,
     NUMBER,
+    STOPWORDS,
     Period,
     anchors,
     find_periods,
@@ -345,6 +346,11 @@ class Policy:
             beside = [c for c in candidates if c[0] <= 12]  # "error AG-115"
             if candidates:
                 return min(beside)[1] if beside else candidates[0][1]
+            titles = {block.label: block.title for block in parse_blocks(call.result)}
+            for sentence in found:  # "This agreement is governed by Danish law": the agreement's title names the party
+                name = _title_name(titles.get(sentence.label, ""))
+                if name and name.lower() not in self.question_text.lower():
+                    return name
         return ""
 
     def _reasons_found(self) -> bool:
@@ -659,6 +665,14 @@ def _counted(text: str, match: re.Match[str]) -> set[str]:
     if unit or text[match.end():match.end() + 1] == "-":
         return {unit} if unit else set()
     return set(terms(" ".join(re.findall(r"[\w-]+", text[match.end():])[:2])))
+
+
+def _title_name(title: str) -> str:
+    """The name a title gives after the document's kind: "Supply Agreement — Harbour Cranes Ltd (HC-7) — Fees" ->
+    "Harbour Cranes Ltd"; a title without such a part gives none."""
+    parts = re.split(r"\s+[—–-]\s+|:\s+", title)
+    named = _NAME_RUN.match(re.sub(r"\([^)]*\)", " ", parts[1]).strip()) if len(parts) > 1 else None
+    return named[0] if named and named[0].split()[0].lower() not in STOPWORDS else ""
 
 
 def _against_plan(text: str) -> tuple[str, str] | None:

@@ -97,6 +97,9 @@ _TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all|add(?:ed|ing)? (?:
 _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b",
                          re.I)
+#: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
+_PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b"
+                       r"(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
@@ -291,8 +294,13 @@ def _subject(clause: str, sides: list[str]) -> str:
         clause = re.sub(r"\b(which|what)\s+[\w-]+", " ", clause, flags=re.I)
     clause = re.sub(r"'s\b", "", clause)
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
-    clause = NUMBER.sub(" ", clause)  # "from 42.1% to 45.2%": figures the question gives are not what is measured
-    drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the"}
+    # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
+    clause = NUMBER.sub(lambda m: m[0] if re.match(r"\.\d", clause[m.end():m.end() + 2]) else " ", clause)
+    drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the", "two",
+                                                                          "three", "both", "each"}  # "the two scores"
+    # how often or how a figure is counted is not what is measured: "monthly order intake", "add up", "the record"
+    drop |= {"monthly", "quarterly", "annual", "annually", "yearly", "quarter", "quarters", "month", "months", "add",
+             "adding", "added", "record"}
     month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                    "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
     return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, drop | month_names).split()))
@@ -574,6 +582,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = statement[2] if statement else text
     periods = fill_years(find_periods(text), today, target_years(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
+    asking = [c for c in clauses if not _PREAMBLE.match(c)]
+    clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)

@@ -34,7 +34,8 @@ how i if in into is it its itself just me more most my no nor not now of off on 
 own same she should so some such than that the their theirs them then there these they this those through to too under
 until up very was we were what when where which while who whom why will with would you your yours please tell show give
 find know let us company company's many much according get got make made use used using like per via vs versus
-i'd i'm i've i'll we'd we're we've you'd you're
+i'd i'm i've i'll we'd we're we've you'd you're didn't doesn't don't isn't wasn't weren't aren't hasn't haven't
+hadn't can't couldn't won't wouldn't shouldn't went gone come
 """)
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",

@@ -222,7 +222,9 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
 
 #: How close in meaning a clause of the question must be to a status value ("running late" -> "delayed").
 MIN_STATUS_MEANING = 0.55
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:yet\s+)?(?:been\s+|be\s+)?$")
+#: "not", "never" and the contractions, with or without their apostrophe ("hasn't", "hasnt").
+_NOT = r"\b(?:not|never|(?:has|have|had|is|are|was|were|do|does|did|ca|could|would|wo|should)n'?t)\b"
+_NEGATED = re.compile(rf"{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?$")
 
 
 def _status(schema: dict[str, Any], question: str) -> str:
@@ -238,7 +240,7 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 negated.add(value)
             else:
                 return value
-    clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b", lowered) if c.strip() and not re.search(r"\bnot\b|n't", c)]
+    clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b", lowered) if c.strip() and not re.search(_NOT, c)]
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
     words = [[w for w in re.findall(r"[a-z]+", c) if w not in STOPWORDS
               and not {w, w + "s", w.removesuffix("s")} & described] for c in clauses]
