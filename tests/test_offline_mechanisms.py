@@ -690,3 +690,22 @@ def test_a_measure_asked_in_its_other_usual_words_finds_the_documents_figure():
     block = Block("mill.md", "Mill report March 2023",
                   "The largest sale was a $2.1K flour order from a pizzeria, and revenue in March 2023 was $41.5K.")
     assert find_quantity("March 2023", "mill turnover", [block]).text == "$41.5K"
+
+
+def test_a_preamble_about_the_asker_is_no_search_but_its_names_still_scope_the_question():
+    question = analyse("I'm at the Harbour Street bakery this week: how many ovens does it have?")
+    assert question.parts and all("Harbour Street" in part and "week" not in part for part in question.parts)
+
+
+def test_a_count_of_what_the_question_asks_per_is_not_multiplied():
+    calls = after_one_search("For a 3 weeks stay, what is the locker fee per week?",
+                             "[gym.md] Lockers\nA locker is rented for $12 per week, paid in advance.")
+    assert not any(name == "compute" for name, _ in calls)
+
+
+def test_a_section_heading_in_the_title_is_no_name_to_search_with():
+    question = "How many sick days can I take without a note, and by when do I have to report them?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    observed = [(*first[0], "[staff.md] Staff Handbook — Absence rules\nStaff may take 3 sick days without a note.")]
+    follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert follow_up == [("find_docs", {"query": "sick days take without note report"})]

@@ -283,8 +283,11 @@ class Policy:
 
     def rate_expression(self) -> str | None:
         """For "what would all 420 gateways bring in?": the count the question states times the rate a quoted
-        sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650"."""
-        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text) if not is_year(m[1])]
+        sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650". A count of what the question
+        itself asks per ("the fee per month over 3 months") is not multiplied: the rate is the answer."""
+        per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
+        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text)
+                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per]
         for sentence in self._quoted_sentences(3) if counts else []:
             for rate in _PER.finditer(sentence.text):
                 for count, thing in counts:
@@ -669,10 +672,12 @@ def _counted(text: str, match: re.Match[str]) -> set[str]:
 
 def _title_name(title: str) -> str:
     """The name a title gives after the document's kind: "Supply Agreement — Harbour Cranes Ltd (HC-7) — Fees" ->
-    "Harbour Cranes Ltd"; a title without such a part gives none."""
+    "Harbour Cranes Ltd"; a title without such a part gives none, nor does a section heading ("Leave Policy — Annual
+    leave"): a name has two capitalised words at least."""
     parts = re.split(r"\s+[—–-]\s+|:\s+", title)
     named = _NAME_RUN.match(re.sub(r"\([^)]*\)", " ", parts[1]).strip()) if len(parts) > 1 else None
-    return named[0] if named and named[0].split()[0].lower() not in STOPWORDS else ""
+    words = named[0].split() if named else []
+    return named[0] if len(words) > 1 and words[0].lower() not in STOPWORDS else ""
 
 
 def _against_plan(text: str) -> tuple[str, str] | None:

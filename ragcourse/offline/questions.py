@@ -287,6 +287,15 @@ def _singular(word: str) -> str:
     return word
 
 
+#: Words of a question that are not the measure: cues, directions, totals, "the two scores", how often or how a
+#: figure is counted ("monthly order intake", "add up", "the record") and month names.
+_NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
+our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
+adding added record january february march april may june july august september october november december jan feb apr
+jun jul aug sep sept oct nov dec
+""")
+
+
 def _subject(clause: str, sides: list[str]) -> str:
     for side in sorted(sides, key=len, reverse=True):
         clause = clause.replace(side, " ")
@@ -296,14 +305,7 @@ def _subject(clause: str, sides: list[str]) -> str:
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
     clause = NUMBER.sub(lambda m: m[0] if re.match(r"\.\d", clause[m.end():m.end() + 2]) else " ", clause)
-    drop = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | {"our", "their", "its", "and", "the", "two",
-                                                                          "three", "both", "each"}  # "the two scores"
-    # how often or how a figure is counted is not what is measured: "monthly order intake", "add up", "the record"
-    drop |= {"monthly", "quarterly", "annual", "annually", "yearly", "quarter", "quarters", "month", "months", "add",
-             "adding", "added", "record"}
-    month_names = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                   "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
-    return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, drop | month_names).split()))
+    return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, _NOT_MEASURED).split()))
 
 
 def _refined_subject(main: str, clauses: list[str], sides: list[str]) -> str:
@@ -582,8 +584,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = statement[2] if statement else text
     periods = fill_years(find_periods(text), today, target_years(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
-    asking = [c for c in clauses if not _PREAMBLE.match(c)]
+    preamble = [c for c in clauses if _PREAMBLE.match(c)]
+    asking = [c for c in clauses if c not in preamble]
     clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
+    scene = context_names(" ".join(preamble)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     sides = _sides(main, periods)
@@ -598,7 +602,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
-    parts = tuple(f"{part} {scope}".strip() for part in _with_context(clauses, periods, context, today) or [text])
+    parts = tuple(" ".join(f"{part} {scope} {scene}".split())
+                  for part in _with_context(clauses, periods, context, today) or [text])
     referring = tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
     relative = _RELATIVE.search(text) if not (sides or bridge or context) else None
     if relative and referring and relative.start() > 0:
