@@ -709,3 +709,45 @@ def test_a_section_heading_in_the_title_is_no_name_to_search_with():
     observed = [(*first[0], "[staff.md] Staff Handbook — Absence rules\nStaff may take 3 sick days without a note.")]
     follow_up = decide(conversation(question, observed), [SEARCH]).tool_calls
     assert follow_up == [("find_docs", {"query": "sick days take without note report"})]
+
+
+def test_one_quarter_asked_for_two_years_is_that_quarter_in_each_year():
+    question = analyse("q2 pupil intake yoy: 2021 vs 2020, which was bigger?")
+    assert question.sides == ("Q2 2021", "Q2 2020") and question.subject == "pupil intake"
+
+
+def test_a_quarter_spelled_out_as_its_months_compares_the_months():
+    question = analyse("avg weekly visitors in Q2 2021 (Apr-Jun)?")
+    assert question.sides == ("April 2021", "May 2021", "June 2021") and question.operation == "average"
+
+
+def test_an_average_is_written_to_the_precision_of_its_inputs():
+    question = "What was the average ferry revenue in July, August and September 2019?"
+    sizes = {"July": "$4.1M", "August": "$4.6M", "September": "$3.7M"}
+    passages = {f"{month} 2019 ferry revenue": f"[M{i}] Harbour log {month} 2019\nIn {month} 2019 ferry revenue was {n}."
+                for i, (month, n) in enumerate(sizes.items())}
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    observed = [(name, args, passages[args["query"]]) for name, args in first]
+    (name, args), = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    assert args["expression"] == "(4.1 + 4.6 + 3.7) / 3"
+    answer = decide(conversation(question, [*observed, (name, args, f"{args['expression']} = 4.13333333")]),
+                    [SEARCH, CALCULATOR]).content
+    assert "is $4.1M" in answer and "4.13M" not in answer
+
+
+def test_how_much_a_figure_went_up_when_one_years_rules_replaced_anothers_compares_the_years():
+    question = analyse("How much did the daily meal allowance go up when the 2022 staff handbook replaced the 2021 one?")
+    assert question.sides == ("2022", "2021") and question.subject == "daily meal allowance staff handbook"
+    assert question.operation == "difference"
+
+
+def test_a_comparative_after_the_measure_is_not_part_of_it():
+    question = analyse("Fenwick vs Adair - whose noise limit is stricter on the site, and by how much?")
+    assert question.sides == ("Fenwick", "Adair") and question.subject == "noise limit"
+
+
+def test_a_cap_is_also_written_as_up_to_a_maximum():
+    block = Block("lease.md", "Lease — Orwell Stores",
+                  "If rent is paid late, the tenant pays interest of 1% of the overdue rent for each month, "
+                  "up to a maximum of 12% of the annual rent.")
+    assert find_quantity("Orwell Stores", "late rent interest cap", [block]).text == "12%"

@@ -199,6 +199,16 @@ def target_years(text: str) -> set[int]:
     return {int(y) for y in TARGET_YEAR.findall(text)}
 
 
+def spread_over_years(periods: list[Period]) -> list[Period]:
+    """One yearless quarter or month asked for several years is that period in each year: "Q3 margin, 2024 vs
+    2023" compares Q3 2024 with Q3 2023, not the two whole years."""
+    years = [p for p in periods if p.kind == "year"]
+    within = [p for p in periods if p.kind != "year"]
+    if len(years) < 2 or len(within) != 1 or within[0].year:
+        return periods
+    return [Period(y.year, within[0].kind, within[0].number) for y in years]
+
+
 def fill_years(periods: list[Period], today: date | None, targets: set[int] = frozenset()) -> list[Period]:
     """Give yearless quarters and months a year: the question's own year (not a target year), else the latest one
     that has ended."""

@@ -23,7 +23,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from . import meaning
-from .text import MONTHS, STOPWORDS, stem, word_set
+from .text import MONTHS, STOPWORDS, stem, terms, word_set
 
 #: The grammar's own words: what a typo is corrected to (and nothing else is).
 GRAMMAR_WORDS = word_set("""
@@ -46,9 +46,14 @@ def _corrected_word(word: str) -> str:
     return match[0] if match else word
 
 
+#: Short forms of grammar words that analysts type ("avg monthly cost", "pct of revenue").
+ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "year", "yrs": "years"}
+
+
 def correct(text: str) -> str:
-    """``text`` with misspelt grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
+    """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = re.sub(r"\b(what|where|who|how)s\b", r"\1 is", text, flags=re.I)  # "whats" without its apostrophe
+    text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
 
 
@@ -72,6 +77,15 @@ def same_measure(subject: str) -> list[str]:
                 variants += [" ".join([*kept, other]) for other in group if other != phrase]
                 break
     return variants
+
+
+#: Head words a sentence uses for the same kind of limit: a "cap" is as often written "up to a maximum of".
+SAME_HEAD = (frozenset(terms("cap capped maximum max limit ceiling")), frozenset(terms("minimum min floor")))
+
+
+def same_head(head: set[str]) -> set[str]:
+    """``head`` (terms) with the other words for the same limit: {"cap"} -> {"cap", "maximum", "limit", ...}."""
+    return head.union(*(group for group in SAME_HEAD if group & head))
 
 
 def similarity(a: str, b: str) -> float:

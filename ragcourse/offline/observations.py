@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
-from .lexicon import same_measure, similarity
+from .lexicon import same_head, same_measure, similarity
 from .messages import Block, parse_blocks
 from .text import (
     Period,
@@ -146,7 +146,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
         tokens = list(re.finditer(r"[\w-]+", text))
         exact = len(subject_words & {_singular_word(w) for t in tokens for w in t[0].lower().split("-")}) / len(subject_words)
-        anchor_terms = set(head) & hits or hits
+        anchor_terms = same_head(set(head)) & sentence.terms or hits  # "cap" also stands as "up to a maximum of"
         positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)
@@ -162,7 +162,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
                 rank = (own, len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
-                        _own_fit(text, match, subject_terms), -distance)
+                        _own_fit(text, match, subject_terms | anchor_terms), -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)

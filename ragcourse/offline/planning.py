@@ -554,9 +554,12 @@ class Policy:
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""
-        result = _rounded(calculation_result(call.result or ""), self.q.percent or self.q.operation == "share")
         measure, quantities = next(((m, qs) for m, qs in measured.items() if self.calculation(qs) == call.text),
                                    (self.q.subject, {}))
+        decimals = 1 if self.q.percent or self.q.operation == "share" else 2
+        if self.q.operation == "average" and quantities:  # an average of "$15.9M"s is "$14.8M", not "$14.77M"
+            decimals = max(1, *(len(x.plain.partition(".")[2]) for x in quantities.values()))
+        result = _rounded(calculation_result(call.result or ""), decimals)
         pair = self.ordered_pair(quantities)
 
         def label(side: str) -> str:
@@ -707,13 +710,13 @@ def _within(inner: Period, outer: Period) -> bool:
     return outer.kind == "year" and inner.kind != "year" and inner.year == outer.year
 
 
-def _rounded(result: str, percent: bool) -> str:
-    """A calculator result as an answer writes it: a percentage to one decimal, other numbers to two at most."""
+def _rounded(result: str, decimals: int) -> str:
+    """A calculator result as an answer writes it, to ``decimals`` places at most."""
     try:
         value = float(result.replace(",", ""))
     except ValueError:
         return result
-    return plain_number(round(value, 1 if percent else 2))
+    return plain_number(round(value, decimals))
 
 
 def _shorten(text: str, limit: int) -> str:

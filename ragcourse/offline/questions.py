@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .dates import anchor_relative, expand_spans, fill_years, resolve_relative, target_years
+from .dates import anchor_relative, expand_spans, fill_years, resolve_relative, spread_over_years, target_years
 from .lexicon import closest, correct
 from .text import (
     MONTHS,
@@ -87,7 +87,7 @@ _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|ris
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
 _REVIEW_FILLER = word_set("clause clauses contain contains containing any us there unfavourable unfavorable red flag "
                           "flags one-sided disadvantageous risky problematic")
-_AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many) \w+ (?:did|does|was|were|is)\b.*\b(?:go up|go down|"
+_AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many)(?: \w+)? (?:did|does|was|were|is)\b.*\b(?:go up|go down|"
                      r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
 _BRIDGE = re.compile(r"\b(?:in|during|for)\s+the\s+(quarter|month|year)\s+(?:when|in which|that|of)\s+(?:the\s+|our\s+)?"
                      r"([^,?]+)", re.I)
@@ -292,7 +292,7 @@ def _singular(word: str) -> str:
 _NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
-jun jul aug sep sept oct nov dec
+jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing
 """)
 
 
@@ -300,7 +300,9 @@ def _subject(clause: str, sides: list[str]) -> str:
     for side in sorted(sides, key=len, reverse=True):
         clause = clause.replace(side, " ")
     if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured
-        clause = re.sub(r"\b(which|what)\s+[\w-]+", " ", clause, flags=re.I)
+        clause = re.sub(r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
+        clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
+                        " ", clause)  # "is tougher on us"
     clause = re.sub(r"'s\b", "", clause)
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
@@ -487,9 +489,13 @@ def _answer_type(q: Question) -> str:
 def _sides(main: str, periods: list[Period]) -> list[str]:
     """The compared items: several periods, or several names in a comparison clause."""
     dated = [p for p in periods if p.kind != "year"]
+    spelled_out = [p for p in dated if p.kind == "month" and any(q.kind == "quarter" for q in dated)]
+    dated = [p for p in dated if not (p.kind == "quarter" and sum(  # "Q4 (Oct-Dec)": the months are the sides
+        m.year == p.year and (m.number - 1) // 3 + 1 == p.number for m in spelled_out) == 3)]
     if len(dated) >= 2:
         return [p.text for p in dated]
-    if not (_COMPARISON.search(main) or OPERATIONS["share"].search(main)):  # a share compares a part with its whole
+    if not (_COMPARISON.search(main) or OPERATIONS["share"].search(main)
+            or (_AMOUNT.search(main) and len(periods) >= 2)):  # "how much did X go up when 2024's replaced 2023's"  # a share compares a part with its whole
         offered = _alternatives(main)  # "which bakery sold more, North Street or Harbor Lane?"
         return offered if len(offered) >= 2 and (_ASKS_CHOICE.search(main)) else []
     if len(periods) >= 2:
@@ -582,7 +588,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     statement = _STATEMENT.match(text)
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
-    periods = fill_years(find_periods(text), today, target_years(text))
+    periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     preamble = [c for c in clauses if _PREAMBLE.match(c)]
     asking = [c for c in clauses if c not in preamble]

@@ -50,6 +50,7 @@ _QUARTER_PATTERNS = (
     (re.compile(rf"\b(?:fy\s*)?({_YEAR})\s*[-/ ]?\s*q([1-4])\b", re.I), lambda m: (int(m[2]), m[1])),
     (re.compile(rf"\bq([1-4])\s*(?:[-/' ]\s*|\s+of\s+)?(?:fy\s*)?({_YEAR})\b", re.I), lambda m: (int(m[1]), m[2])),
     (re.compile(r"\bq([1-4])\s*[-/']\s*(\d{2})\b", re.I), lambda m: (int(m[1]), "20" + m[2])),
+    (re.compile(r"\bq([1-4])\b(?!-)", re.I), lambda m: (int(m[1]), None)),  # "q3" typed in lowercase
 )
 _MONTH_YEAR = re.compile(rf"\b({'|'.join(MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
                          rf"(?:\s+\d{{1,2}},?)?\s+({_YEAR})\b", re.I)
