@@ -237,9 +237,17 @@ def _matching(customers: dict[str, str], customer: str) -> list[str]:
             if wanted == cid.lower() or wanted in name.lower() or name.lower() in wanted]
 
 
+def _product_pattern(product: str | None) -> str | None:
+    """A LIKE pattern for a product as people write it: "LX-200s", "lx200", "Aurora gateways" all find theirs."""
+    if not product or not product.strip():
+        return None
+    wanted = re.sub(r"(?<=\d)s$|(?<=[a-z]{3})s$", "", product.strip().lower()).replace("-", "").replace(" ", "")
+    return "%" + "%".join(wanted) + "%" if wanted else None
+
+
 def find_orders(user_id: str, *, customer: str | None = None, order_id: str | None = None,
                 placed_after: str | None = None, placed_before: str | None = None,
-                status: str | None = None) -> list[OrderRow]:
+                status: str | None = None, product: str | None = None) -> list[OrderRow]:
     """Orders (newest first) that ``user_id`` may see and that match every filter given.
 
     The user's permission is a condition of the SQL query itself; a PermissionError is raised
@@ -256,6 +264,7 @@ def find_orders(user_id: str, *, customer: str | None = None, order_id: str | No
         return []
     params = {"owner": _access(user_id), "order_id": order_id or None, "after": after and after.isoformat(),
               "before": before and before.isoformat(), "status": (status or "").lower().replace(" ", "_") or None,
+              "product": _product_pattern(product),
               **{f"c{i}": cid for i, cid in enumerate(ids)}}
     sql = ("SELECT o.*, c.name AS customer, s.shipment_id, s.carrier, s.tracking_number, s.shipped_date, "
            "s.expected_date, s.delivered_date, s.status AS shipment_status "
@@ -265,6 +274,7 @@ def find_orders(user_id: str, *, customer: str | None = None, order_id: str | No
            "AND (:order_id IS NULL OR o.order_id = :order_id COLLATE NOCASE) "
            "AND (:after IS NULL OR o.order_date >= :after) AND (:before IS NULL OR o.order_date <= :before) "
            "AND (:status IS NULL OR o.status = :status OR s.status = :status) "
+           "AND (:product IS NULL OR REPLACE(REPLACE(LOWER(o.product), '-', ''), ' ', '') LIKE :product) "
            "ORDER BY o.order_date DESC, o.order_id DESC")
     with connect() as db:
         rows = db.execute(sql, params).fetchall()
@@ -273,19 +283,30 @@ def find_orders(user_id: str, *, customer: str | None = None, order_id: str | No
 
 def get_order_status(user_id: str, *, customer: str | None = None, order_id: str | None = None,
                      placed_after: str | None = None, placed_before: str | None = None,
-                     status: str | None = None) -> str:
+                     status: str | None = None, product: str | None = None) -> str:
     """The order tool: matching orders with their shipments as text, or a refusal that reveals nothing."""
     try:
         rows = find_orders(user_id, customer=customer, order_id=order_id, placed_after=placed_after,
-                           placed_before=placed_before, status=status)
+                           placed_before=placed_before, status=status, product=product)
     except PermissionError as exc:
         return str(exc)
     filters = ", ".join(f"{name} {value!r}" for name, value in (("customer", customer), ("order", order_id),
-                        ("placed after", placed_after), ("placed before", placed_before), ("status", status))
-                        if value)
+                        ("product", product), ("placed after", placed_after), ("placed before", placed_before),
+                        ("status", status)) if value)
     scope = f" matching {filters}" if filters else ""
     if not rows:
         return f"No orders{scope} among the orders you can see."
     shown = "\n".join(row.describe() for row in rows[:MAX_ROWS])
     more = f"\n({len(rows) - MAX_ROWS} older orders not shown: narrow the search.)" if len(rows) > MAX_ROWS else ""
-    return f"{len(rows)} order{'s' if len(rows) != 1 else ''}{scope} (newest first):\n{shown}{more}"
+    return f"{len(rows)} order{'s' if len(rows) != 1 else ''}{scope} (newest first):\n{shown}{more}{_totals(rows)}"
+
+
+def _totals(rows: list[OrderRow]) -> str:
+    """What the listed orders add up to, so nobody sums a list by eye: units per product and the amount."""
+    if len(rows) < 2:
+        return ""
+    units: dict[str, int] = {}
+    for row in rows:
+        units[row.product] = units.get(row.product, 0) + row.quantity
+    counted = ", ".join(f"{n:,} × {product}" for product, n in sorted(units.items(), key=lambda item: -item[1]))
+    return f"\nIn all, the {len(rows)} orders: {counted}; ${sum(r.amount_usd for r in rows):,.2f}."

@@ -76,6 +76,8 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
             "customer": {"type": "string", "description": "Customer name or id, e.g. 'Acme Bakery' or "
                          "'C-0042'; leave empty for all customers you can see."},
             "order_id": {"type": "string", "description": "An order id such as 'ORD-00123', if known."},
+            "product": {"type": "string", "description": "Only orders of this product, e.g. 'KX-50'; the reply "
+                        "adds up units and amounts of the orders it lists."},
             "placed_after": {"type": "string", "description": "Earliest order date, inclusive: YYYY-MM-DD or a "
                              "phrase such as 'last week' or 'this month'."},
             "placed_before": {"type": "string", "description": "Latest order date, inclusive: YYYY-MM-DD or a "

@@ -188,7 +188,7 @@ def customer_name(question: str) -> str:
             run = run[1:]  # capitalised only because it opens the sentence: "How many orders did ..."
         words = [w for w in run if w not in skip]
         code = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
-        words = words[:code] if code else words  # "Sable Rail PX-7s": the customer, not the product
+        words = words[:code] if code is not None else words  # "Sable Rail PX-7s": the customer, not the product
         if words and len(" ".join(words)) > 1 and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) \
                 and not find_periods(words[0]):
             return " ".join(words).removesuffix("'s").removesuffix("'")
@@ -198,15 +198,19 @@ def customer_name(question: str) -> str:
 def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
     """Arguments for an orders tool, each filled from the question by what the parameter's name says."""
     span = (relative_range(question, today) if today else None) or period_range(question, today)
-    code = re.search(r"\b[A-Z]{2,}-?\d{3,}\b", question)
+    codes = [m[0] for m in re.finditer(r"\b[A-Z]{2,}-?\d+[A-Za-z]?\b", question)]
     args: dict[str, Any] = {}
     for key, schema in tool.properties.items():
         words = f"{key} {schema.get('description', '')}".lower()
         kind = schema.get("type", "string")
+        record_id = _record_id(schema, question, codes)
         if re.search(r"customer|client|account|company|buyer", key, re.I) and customer_name(question):
             args[key] = customer_name(question)
-        elif re.search(r"order.?id|order.?number|^id$|reference", key, re.I) and code:
-            args[key] = code[0]
+        elif re.search(r"order.?id|order.?number|^id$|reference", key, re.I) and record_id:
+            args[key] = record_id
+        elif re.search(r"product|item|sku|model", key, re.I) and (product := next(
+                (c for c in codes if c != record_id), "")):
+            args[key] = re.sub(r"(?<=\d)s$", "", product)  # "LX-200s": the product is "LX-200"
         elif span and re.search(r"start|from|since|after|begin", words) and "date" in words:
             args[key] = span[0].isoformat()
         elif span and re.search(r"\bend|\bto\b|until|before", words) and "date" in words:
@@ -220,11 +224,25 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     return args
 
 
+def _record_id(schema: dict[str, Any], question: str, codes: list[str]) -> str:
+    """The code of the question that is a record id: one written like the parameter's own example ("such as
+    'ORD-00123'"), or one the question calls an order ("order 5531-B"); a product code ("KX-50") is not one."""
+    example = re.search(r"'([A-Za-z]+)-?\d", schema.get("description", "") or "")
+    for code in codes:
+        prefix = re.match(r"[A-Za-z]+", code)[0]
+        if example and prefix.lower() == example[1].lower() or re.search(
+                rf"\b(?:order|reference|ref|#)\s*(?:no\.?|number|id)?\s*{re.escape(code)}", question, re.I):
+            return code
+    return codes[0] if codes and not example and not re.search(r"product|item|sku|model", str(schema), re.I) else ""
+
+
 #: How close in meaning a clause of the question must be to a status value ("running late" -> "delayed").
 MIN_STATUS_MEANING = 0.55
 #: "not", "never" and the contractions, with or without their apostrophe ("hasn't", "hasnt").
 _NOT = r"\b(?:not|never|(?:has|have|had|is|are|was|were|do|does|did|ca|could|would|wo|should)n'?t)\b"
 _NEGATED = re.compile(rf"{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?$")
+#: "has it arrived yet", "is the order delivered": the status is what is asked, not a filter.
+_YES_NO = re.compile(r"\s*(?:has|have|had|is|are|was|were|did|does|do|will)\s+(?:it|they|this|that|the|my|our|their)\b")
 
 
 def _status(schema: dict[str, Any], question: str) -> str:
@@ -240,7 +258,8 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 negated.add(value)
             else:
                 return value
-    clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b", lowered) if c.strip() and not re.search(_NOT, c)]
+    clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
+               and not re.search(_NOT, c) and not _YES_NO.match(c)]
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
     words = [[w for w in re.findall(r"[a-z]+", c) if w not in STOPWORDS
               and not {w, w + "s", w.removesuffix("s")} & described] for c in clauses]
