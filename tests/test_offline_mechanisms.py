@@ -751,3 +751,31 @@ def test_a_cap_is_also_written_as_up_to_a_maximum():
                   "If rent is paid late, the tenant pays interest of 1% of the overdue rent for each month, "
                   "up to a maximum of 12% of the annual rent.")
     assert find_quantity("Orwell Stores", "late rent interest cap", [block]).text == "12%"
+
+
+def test_how_a_request_is_framed_is_not_what_it_measures():
+    question = analyse("For the quarterly newsletter I need pupil absences for Q1 2021 against Q1 2020 - which was higher?")
+    assert question.sides == ("Q1 2021", "Q1 2020") and question.subject.lower() == "pupil absence"
+
+
+def test_a_comparison_stated_first_and_asked_about_after_is_one_question():
+    question = analyse("Harbour crossings: March 2019 vs June 2019. How far did it drop?")
+    assert question.sides == ("March 2019", "June 2019") and question.subject == "Harbour crossing"
+
+
+def test_i_e_does_not_end_the_question():
+    question = analyse("total rainfall for Q2 2018, i.e. April + May + June added up?")
+    assert question.sides == ("April 2018", "May 2018", "June 2018") and question.operation == "sum"
+
+
+def test_the_current_version_is_not_searched_in_the_old_versions_year():
+    question = analyse("parking fee per day - old 2019 campus rules vs the current one? how much higher is it now")
+    assert question.sides == ("old 2019 campus rules", "current one")
+    assert question.side_query("current one", question.subject) == "current one parking fee day"
+
+
+def test_a_threshold_the_value_passed_is_not_the_value():
+    block = Block("mill.md", "Mill output Q2 2018",
+                  "Monthly grain output was 81.5% in April, 83.2% in May and 84.0% in June, and daily output has "
+                  "stayed above 83% since the start of May.")
+    assert find_quantity("May 2018", "grain output", [block]).text == "83.2%"

@@ -18,6 +18,7 @@ from .answering import Sentence, cite, select, sentences_of
 from .lexicon import same_head, same_measure, similarity
 from .messages import Block, parse_blocks
 from .text import (
+    RELATIVE_SIDE,
     Period,
     anchors,
     clause_span,
@@ -88,6 +89,15 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
     return topic
 
 
+_BOUND = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|at most|exceed(?:s|ed|ing)?)\s+$",
+                    re.I)
+
+
+def _is_bound(text: str, match: re.Match[str]) -> bool:
+    """"above 94% in every week" is a threshold the value passed, not the value itself."""
+    return bool(_BOUND.search(text[max(0, match.start() - 20):match.start()]))
+
+
 def _period_fits(text: str, start: int, end: int, side_periods: list[Period], sentence: Sentence) -> bool:
     """Whether the number at ``text[start:end]`` belongs to the side's period (its own, else the passage's).
 
@@ -105,10 +115,6 @@ def _is_share(text: str, end: int, hits: set[str]) -> bool:
     """"14% of revenue" is a share of the subject, not its value."""
     m = re.match(r"\s*of\s+(?:the\s+|our\s+|its\s+|total\s+)?([\w-]+)", text[end:])
     return bool(m and stem(m[1].lower()) in hits)
-
-
-#: Sides that name no period or thing of their own: "the current one" is whichever version the other sides are not.
-RELATIVE_SIDE = frozenset(terms("current latest new now today present one ones"))
 
 
 def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozenset[str] = frozenset()) -> Quantity | None:
@@ -162,7 +168,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
                 rank = (own, len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
-                        _own_fit(text, match, subject_terms | anchor_terms), -distance)
+                        -_is_bound(text, match), _own_fit(text, match, subject_terms | anchor_terms),
+                        -distance)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)

@@ -37,11 +37,12 @@ from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import canonical_json, content_text, parse_blocks, system_text
-from .observations import RELATIVE_SIDE, Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
+from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
 from .questions import VERSION_WORDS, Question, analyse, key_phrase
 from .text import (
     MONTHS,
     NUMBER,
+    RELATIVE_SIDE,
     STOPWORDS,
     Period,
     anchors,

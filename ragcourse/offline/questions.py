@@ -39,6 +39,7 @@ from .lexicon import closest, correct
 from .text import (
     MONTHS,
     NUMBER,
+    RELATIVE_SIDE,
     STOPWORDS,
     Period,
     anchors,
@@ -100,6 +101,10 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
 _PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b"
                        r"(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)", re.I)
+#: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
+_REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
+                      r"i would like|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
+                      r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
@@ -221,7 +226,8 @@ class Question:
 
     def side_query(self, side: str, measure: str) -> str:
         """The specific search for one side of one measure: "Q3 2024 gross margin"."""
-        period = "" if find_periods(side) else self.period_phrase  # "Northern Europe bookings December 2024"
+        relative = not set(terms(side)) - RELATIVE_SIDE  # "the current one": not in the other side's period
+        period = "" if find_periods(side) or relative else self.period_phrase  # "Northern Europe bookings Dec 2024"
         return " ".join(f"{self.label(side)} {measure} {period} {self.source}".split())
 
     def side_queries(self) -> list[str]:
@@ -292,7 +298,7 @@ def _singular(word: str) -> str:
 _NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
-jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing
+jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 """)
 
 
@@ -377,7 +383,8 @@ def _named_sides(clause: str) -> list[str]:
     than = _THAN.search(clause)  # "how many more weeks does the day shift get than the night shift?"
     if than and _ASKS_CHOICE.search(clause[:than.start()]):
         return [key_phrase(than[1]), key_phrase(than[2])]
-    clause = re.split(r"\s[-–—]\s|[:,]\s*(?=which|who|what|how)", clause, maxsplit=1, flags=re.I)[0]  # "A vs B - which"
+    pieces = re.split(r"\s[-–—]\s|[:,]\s*(?=which|who|what|how)", clause, flags=re.I)  # "A vs B - which"
+    clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare)\b", p, re.I)), pieces[0])
     m = re.search(r"\b(?:between|compare)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+(?:the\s+|our\s+)?"
                   r"(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
     if m:
@@ -585,7 +592,13 @@ def analyse(question: str, today: date | None = None) -> Question:
     bridge = _BRIDGE.search(text)
     if bridge:
         text = " ".join((text[:bridge.start()] + text[bridge.end():]).split()).strip(" ,")
+    request = _REQUEST.match(text)
+    if request:
+        text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
     statement = _STATEMENT.match(text)
+    if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I) or _BACK_REFERENCE.search(
+            statement[2]) and (len(find_periods(statement[1])) >= 2 or _COMPARISON.search(statement[1]))):
+        statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text))

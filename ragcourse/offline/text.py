@@ -203,6 +203,10 @@ def opens_with_period(sentence: str) -> bool:
     return bool(parts and find_periods(TARGET_YEAR.sub(" ", parts[0])))
 
 
+#: Sides that name no period or thing of their own: "the current one" is whichever version the other sides are not.
+RELATIVE_SIDE = frozenset(_stemmer().stemWord(w) for w in ["current", "latest", "new", "now", "today", "present", "one", "ones"])
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The word's stem; a product code in the plural is the code ("lx-200s" -> "lx-200")."""
