@@ -779,3 +779,31 @@ def test_a_threshold_the_value_passed_is_not_the_value():
                   "Monthly grain output was 81.5% in April, 83.2% in May and 84.0% in June, and daily output has "
                   "stayed above 83% since the start of May.")
     assert find_quantity("May 2018", "grain output", [block]).text == "83.2%"
+
+
+def test_a_near_miss_that_never_names_the_asked_thing_goes_to_the_web():
+    question = "Which prize did the Kestrel Rowing Club win at the Tarn regatta?"
+    near = ("[club.md] Staff sports day\nOur rowing team won a prize for the best costume at the summer sports day.")
+    decision = decide(conversation(question, [("find_docs", {"query": "prize Kestrel Rowing Club win Tarn regatta"},
+                                               near)]), [SEARCH, WEB])
+    assert ("web_lookup", {"query": "prize Kestrel Rowing Club win Tarn regatta"}) in decision.tool_calls
+
+
+def test_a_label_before_a_colon_is_the_topic_of_every_part():
+    question = analyse("Ashby canal restoration grant: by when must bids be submitted, and how much does it cover?")
+    assert question.parts == ("Ashby canal restoration grant must bids submitted",
+                              "Ashby canal restoration grant cover")
+
+
+def test_orders_arguments_put_a_product_code_in_the_product_and_an_order_id_in_the_id():
+    from datetime import date
+
+    from ragcourse.offline.toolbox import order_arguments
+    from ragcourse.tools import TOOL_SCHEMAS
+
+    tool = classify(TOOL_SCHEMAS)["orders"]
+    today = date(2024, 2, 5)
+    asked = order_arguments(tool, "How many KX-50s has Tamsin Tiles ordered since June 2023?", today)
+    assert asked["customer"] == "Tamsin Tiles" and asked["product"] == "KX-50" and "order_id" not in asked
+    assert order_arguments(tool, "Where is ORD-5531 by now?", today)["order_id"] == "ORD-5531"
+    assert "status" not in order_arguments(tool, "Tamsin Tiles' latest order - has it arrived yet?", today)

@@ -79,3 +79,18 @@ def test_other_users_are_refused(user: str) -> None:
 def test_unknown_user_is_an_error() -> None:
     with pytest.raises(CourseError, match="Unknown user"):
         get_order_status("mallory")
+
+
+@pytest.mark.parametrize("written", ["PX-7", "px7", "PX-7s"])
+def test_a_product_is_found_however_it_is_written(written: str) -> None:
+    rows = find_orders("exec_dan", product=written)
+    assert rows and {r.product for r in rows} == {"PX-7"}
+    assert len(rows) == len([r for r in find_orders("exec_dan") if r.product == "PX-7"])
+
+
+def test_the_reply_adds_up_what_it_lists() -> None:
+    rows = find_orders("exec_dan", product="LX-200", placed_after="2024-07-01", placed_before="2024-09-30")
+    text = get_order_status("exec_dan", product="LX-200", placed_after="2024-07-01", placed_before="2024-09-30")
+    units, amount = sum(r.quantity for r in rows), sum(r.amount_usd for r in rows)
+    assert len(rows) > 1 and text.endswith(f"In all, the {len(rows)} orders: {units:,} × LX-200; ${amount:,.2f}.")
+    assert "In all" not in get_order_status("exec_dan", order_id=rows[0].order_id)  # one order needs no total

@@ -372,14 +372,25 @@ class Policy:
         if not (search and web):
             return []
         searched = [c for c in self.calls if c.name == search.name and c.result is not None]
-        empty = [c for c in searched if not quoted(self._unscoped(c.text), c.result, 1, self.needs_number)]
-        if _NAMED.search(self.question_text):
+        names = self._names()
+        empty = [c for c in searched if not any(  # a near miss that never names the asked thing is no answer
+            not names or any(name <= s.terms | s.title_terms for name in names)
+            for s in quoted(self._unscoped(c.text), c.result, 3, self.needs_number))]
+        if _NAMED.search(self.question_text) or names:
             return [(web, text_arguments(web, c.text)) for c in empty]
         # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
         # answered it, even in other words ("greyfield research: size of the segment?"), once, with its key terms
         if not searched or len(empty) < len(searched) or self._reformulated():
             return []
         return [(web, text_arguments(web, self.q.query))]
+
+    def _names(self) -> list[frozenset[str]]:
+        """The terms of each name the question gives ("Rhinmark Water Authority"); a capitalised question word or
+        month that opens the question is no name."""
+        runs = [[w for w in m[0].split() if w.lower() not in STOPWORDS and w.lower() not in MONTHS]
+                for m in _NAME_RUN.finditer(self.q.text)]
+        return [frozenset(terms(" ".join(run))) for run in runs if run and terms(" ".join(run))
+                and not find_periods(" ".join(run))]
 
     def _named_causes(self) -> list[tuple[Tool, dict[str, Any]]]:
         """A found sentence that lists causes ("The causes were a weaker market, a new competitor and internal

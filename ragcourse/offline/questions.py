@@ -105,6 +105,9 @@ _PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?", re.I)
+#: "Rhinmark tender: ..." names the topic of every part that follows (a label, not a question of its own).
+_LABEL = re.compile(r"^((?:(?!\b(?:what|which|who|whom|whose|when|where|why|how|whether|is|are|does|do|did)\b)"
+                    r"[^:?])+):\s", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
@@ -623,6 +626,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     names = context_names(context)
     parts = tuple(" ".join(f"{part} {scope} {scene}".split())
                   for part in _with_context(clauses, periods, context, today) or [text])
+    label = _LABEL.match(text)
+    topic = key_phrase(_with_years(label[1], periods)) if label and len(clauses) >= 3 else ""
+    if topic:  # "X tender: by when are bids due, and how is price weighted?": each part is about X
+        parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
     referring = tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
     relative = _RELATIVE.search(text) if not (sides or bridge or context) else None
     if relative and referring and relative.start() > 0:

@@ -200,13 +200,14 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     span = (relative_range(question, today) if today else None) or period_range(question, today)
     codes = [m[0] for m in re.finditer(r"\b[A-Z]{2,}-?\d+[A-Za-z]?\b", question)]
     args: dict[str, Any] = {}
+    id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
+    record_id = _record_id(tool.properties[id_key], question, codes) if id_key else ""
     for key, schema in tool.properties.items():
         words = f"{key} {schema.get('description', '')}".lower()
         kind = schema.get("type", "string")
-        record_id = _record_id(schema, question, codes)
         if re.search(r"customer|client|account|company|buyer", key, re.I) and customer_name(question):
             args[key] = customer_name(question)
-        elif re.search(r"order.?id|order.?number|^id$|reference", key, re.I) and record_id:
+        elif key == id_key and record_id:
             args[key] = record_id
         elif re.search(r"product|item|sku|model", key, re.I) and (product := next(
                 (c for c in codes if c != record_id), "")):
@@ -224,6 +225,9 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     return args
 
 
+_ID_KEY = r"order.?id|order.?number|^id$|reference"
+
+
 def _record_id(schema: dict[str, Any], question: str, codes: list[str]) -> str:
     """The code of the question that is a record id: one written like the parameter's own example ("such as
     'ORD-00123'"), or one the question calls an order ("order 5531-B"); a product code ("KX-50") is not one."""
@@ -233,7 +237,7 @@ def _record_id(schema: dict[str, Any], question: str, codes: list[str]) -> str:
         if example and prefix.lower() == example[1].lower() or re.search(
                 rf"\b(?:order|reference|ref|#)\s*(?:no\.?|number|id)?\s*{re.escape(code)}", question, re.I):
             return code
-    return codes[0] if codes and not example and not re.search(r"product|item|sku|model", str(schema), re.I) else ""
+    return codes[0] if codes and not example else ""
 
 
 #: How close in meaning a clause of the question must be to a status value ("running late" -> "delayed").
