@@ -807,3 +807,36 @@ def test_orders_arguments_put_a_product_code_in_the_product_and_an_order_id_in_t
     assert asked["customer"] == "Tamsin Tiles" and asked["product"] == "KX-50" and "order_id" not in asked
     assert order_arguments(tool, "Where is ORD-5531 by now?", today)["order_id"] == "ORD-5531"
     assert "status" not in order_arguments(tool, "Tamsin Tiles' latest order - has it arrived yet?", today)
+
+
+TILE_ORDERS = {"type": "function", "function": {
+    "name": "tile_orders", "description": "Look up customer orders and shipments.",
+    "parameters": {"type": "object", "properties": {"customer": {"type": "string"}, "product": {"type": "string"}}}}}
+LISTED = ("3 orders matching customer 'Tamsin Tiles' (newest first):\n"
+          "- T-9 · Tamsin Tiles · placed 2023-11-02 · 300 × KX-50 · $6,000.00 · order status: delivered\n"
+          "  shipment S-4 by Ferrow Freight: delivered on 2023-11-09\n"
+          "- T-7 · Tamsin Tiles · placed 2023-09-14 · 200 × KX-50 · $4,000.00 · order status: cancelled\n"
+          "- T-5 · Tamsin Tiles · placed 2023-07-01 · 150 × KX-50 · $3,000.00 · order status: delivered")
+
+
+def _records_calculation(question: str, documents: str = "No results.") -> str:
+    first = decide(conversation(question, []), [SEARCH, TILE_ORDERS, CALCULATOR]).tool_calls
+    observed = [(name, args, LISTED if name == "tile_orders" else documents) for name, args in first]
+    second = decide(conversation(question, observed), [SEARCH, TILE_ORDERS, CALCULATOR]).tool_calls
+    return next(args["expression"] for name, args in second if name == "compute")
+
+
+def test_listed_records_are_added_up_without_the_cancelled_ones():
+    assert _records_calculation("How many KX-50 tiles has Tamsin Tiles ordered?") == "300 + 150"
+
+
+def test_what_is_left_of_a_stated_count_takes_the_listed_sum_from_it():
+    assert _records_calculation("How many KX-50 has Tamsin Tiles ordered, and how many are left of their "
+                                "1,000-tile allowance?") == "1000 - 450"
+
+
+def test_a_share_of_the_agreed_quantity_divides_the_listed_sum_by_the_documents_figure():
+    agreement = ("[tamsin.md] Supply agreement — Tamsin Tiles\nThe Supplier shall deliver 1,800 KX-50 floor tiles "
+                 "over the term of this agreement.")
+    assert _records_calculation("How many KX-50 has Tamsin Tiles ordered so far, and what fraction is that of the "
+                                "quantity in their agreement?", agreement) == "450 / 1800 * 100"

@@ -66,10 +66,14 @@ def period_range(text: str, today: date | None = None) -> tuple[date, date] | No
     """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec;
     with ``today``, "since June 2024" -> 1 June 2024 to today and "after June 2024" -> 1 July 2024 to today."""
     normalised = normalise_periods(text)
-    found = next(((start, p) for start, _, p in period_mentions(normalised) if p.year), None)
+    found = next(((start, p) for start, _, p in period_mentions(normalised) if p.year or today and p.kind != "year"),
+                 None)
     if found is None:
         return None
     start, period = found
+    if not period.year:  # "since June", "my order from mid Jan": the latest such month that has begun
+        first_month = 3 * period.number - 2 if period.kind == "quarter" else period.number
+        period = Period(today.year if first_month <= today.month else today.year - 1, period.kind, period.number)
     first, last = {"year": (1, 12), "quarter": (3 * period.number - 2, 3 * period.number),
                    "month": (period.number, period.number)}[period.kind]
     span = date(period.year, first, 1), _month_end(date(period.year, last, 1))

@@ -38,7 +38,7 @@ from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
-from .questions import VERSION_WORDS, Question, analyse, key_phrase
+from .questions import VERSION_WORDS, Question, analyse, asks_orders, key_phrase
 from .text import (
     MONTHS,
     NUMBER,
@@ -56,7 +56,7 @@ from .text import (
     terms,
     unit_of,
 )
-from .toolbox import Tool, classify, order_arguments, text_arguments
+from .toolbox import Tool, classify, customer_name, order_arguments, text_arguments
 
 _FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
@@ -67,6 +67,10 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
 _NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)[A-Z][\w&/-]+")
 _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
+#: "420 × PX-7" in a listed record: how many of which thing.
+_LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
+_LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go)\b", re.I)
+_ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
 
@@ -88,6 +92,26 @@ class Call:
     def text(self) -> str:
         """The free-text argument (query or expression)."""
         return next((str(v) for v in self.args.values() if isinstance(v, str)), "")
+
+
+@dataclass(frozen=True)
+class Records:
+    """What records another system listed add up to, and how the question uses that sum."""
+
+    kind: str        # "sum", "left" (of a count the question states) or "share" (of a figure in the documents)
+    expression: str  # for the calculator: "420 + 504 + 420", "850 - 464", "1344 / 2100 * 100"
+    listed: str      # the sum as written: "1,344 × PX-7", "$2,204,990"
+    other: str = ""  # the stated count or the documents' figure, as written: "850", "2,100", "$9.3M"
+    source: Sentence | None = None  # the sentence that gives the documents' figure
+
+    def line(self, result: str, calculation: str) -> str:
+        """The answer's first sentence: the sum, what is left, or the share."""
+        if self.kind == "left":
+            return f"{self.listed} already ordered of {self.other} leaves {result} ({calculation})."
+        if self.kind == "share":
+            cited = f" [{self.source.label}]" if self.source else ""
+            return f"The listed records come to {self.listed}, {result}% of {self.other}{cited} ({calculation})."
+        return f"The listed records add up to {self.listed} ({calculation})."
 
 
 @dataclass(frozen=True)
@@ -157,6 +181,10 @@ class Policy:
             planned.append((orders, order_arguments(orders, self.question_text, self.today)))
         if search and not (orders and q.orders and not q.comparison and not q.cause):
             planned += [(search, text_arguments(search, query)) for query in q.searches()]
+        elif search:  # a part not about orders ("... of the volume in their agreement") is in the documents
+            customer = customer_name(self.question_text)
+            planned += [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
+                        if not asks_orders([part])]
         if web and q.public:
             planned.append((web, text_arguments(web, q.query)))
         if not planned and search:
@@ -296,18 +324,72 @@ class Policy:
                         return f"{plain_number(number_value(count))} * {plain_number(number_value(rate[1]))}"
         return None
 
+    def listed_items(self) -> list[str]:
+        """The records another system listed, a bullet line and its indented lines each; cancelled ones are left
+        out, since they were not bought."""
+        search = self.tools.get("search")
+        items: list[str] = []
+        for call in self.calls:
+            if not call.result or search and call.name == search.name:
+                continue
+            current: list[str] = []
+            for line in [*call.result.splitlines(), ""]:
+                if current and (re.match(r"\s+\S", line) and not re.match(r"\s*[-*•]\s", line)):
+                    current.append(line)
+                    continue
+                if current:
+                    items.append("\n".join(current))
+                current = [line] if re.match(r"\s*[-*•]\s", line) else []
+        return [item for item in items if not re.search(r"\bcancel", item, re.I)]
+
     def listed_total(self) -> str | None:
         """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
         if not self.q.total:
             return None
-        for call in self.calls:
-            if self.tools.get("search") and call.name == self.tools["search"].name or not call.result:
-                continue
-            amounts = [m[1] for line in call.result.splitlines() if re.match(r"\s*[-*•]\s", line)
-                       if (m := re.search(r"\$([\d,]+(?:\.\d+)?)", line))]
-            if len(amounts) > 1:
-                return " + ".join(plain_number(number_value(a)) for a in amounts)
+        amounts = [m[1] for item in self.listed_items() if (m := re.search(r"\$([\d,]+(?:\.\d+)?)", item))]
+        return " + ".join(plain_number(number_value(a)) for a in amounts) if len(amounts) > 1 else None
+
+    def records_expression(self) -> Records | None:
+        """What the listed records add up to, used as the question asks: how many are left of a count it states
+        ("850 - 464"), or what share they are of a figure the documents give ("1344 / 2100 * 100"), else their
+        sum ("how many units ...")."""
+        items = self.listed_items()
+        units = [(number_value(m[1]), m[2]) for item in items if (m := _LISTED_UNITS.search(item))]
+        amounts = [number_value(m[1]) for item in items if (m := re.search(r"\$([\d,]+(?:\.\d+)?)", item))]
+        by_value = bool(_ASKS_VALUE.search(self.q.text))
+        if not items or not by_value and len({p for _, p in units}) != 1:
+            return None
+        values = amounts if by_value else [u for u, _ in units]
+        total = sum(values)
+        listed = f"${total:,.2f}".replace(".00", "") if by_value else f"{total:,.0f} × {units[0][1]}"
+        stated = [m[0] for m in numbers(self.q.text) if not is_year(m[0]) and unit_of(m[0]) != "%"]
+        if _LEFT.search(self.q.text) and len(stated) == 1:
+            return Records("left", f"{plain_number(number_value(stated[0]))} - {plain_number(total)}", listed,
+                           stated[0])
+        if self.q.operation == "share":
+            whole = self._whole_of_records("" if by_value else units[0][1])
+            return Records("share", f"{plain_number(total)} / {plain_number(whole[0])} * 100", listed, whole[1],
+                           whole[2]) if whole else None
+        if len(items) > 1 and asks_quantity(self.q.text):
+            return Records("sum", " + ".join(plain_number(v) for v in values), listed)
         return None
+
+    def _whole_of_records(self, product: str) -> tuple[float, str, Sentence] | None:
+        """The documents' figure the listed records are a share of: the quantity written before the product
+        ("2,100 PX-7 transmitters"), or for a value the dollar amount the question's words describe ("an estimated
+        value of $9.3M", in dollars), with the figure as written and its sentence."""
+        search = self.tools.get("search")
+        sentences = [s for c in self.calls if search and c.name == search.name and c.result
+                     for s in sentences_of(parse_blocks(c.result))]
+        if product:
+            pattern = re.compile(rf"(?<![\w.$])(\d[\d,]*)\s+(?:[\w-]+\s+){{0,2}}?{re.escape(product)}\b", re.I)
+            found = [(number_value(m[1]), m[1], s) for s in sentences for m in pattern.finditer(s.text)]
+            return found[0] if found else None
+        wanted = set(terms(self.q.text))
+        dollars = [(len(wanted & set(terms(own_stretch(s.text, m)))), m[0].strip(), s) for s in sentences
+                   for m in numbers(s.text) if unit_of(m[0]).startswith("$")]
+        best = max(dollars, key=lambda d: d[0], default=None)
+        return (_in_dollars(best[1]), best[1], best[2]) if best and best[0] else None
 
     def bridge_period(self) -> str:
         """The period of the bridging event, read from the date nearest the event's words where it was found."""
@@ -454,8 +536,9 @@ class Policy:
             expression = None
             if calculator:
                 changed = self.change_expression() if q.amount or q.operation == "percent change" else None
-                expression = changed or (self.share_expression() if q.operation == "share" else
-                                         self.rate_expression() or self.listed_total())
+                records = self.records_expression()
+                expression = changed or (records.expression if records else None) or (
+                    self.share_expression() if q.operation == "share" else self.rate_expression() or self.listed_total())
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
         if planned:
             return planned
@@ -521,6 +604,9 @@ class Policy:
                     missing.append(call.text)
             elif role == "calculator":
                 lead.append(self._cited(self._calculation_line(call, measured), measured))
+                records = self.records_expression()
+                if records and records.source and call.text == records.expression:  # the figure it is a share of
+                    sentences.append(records.source)
             elif call.result.strip():
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         missing = [m for m in missing if m not in on_web]
@@ -583,6 +669,9 @@ class Policy:
             unit = units.pop() if len(units) == 1 else ""
             value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
             return f"The total of {', '.join(parts[:-1])} and {parts[-1]} is {value} ({call.result.strip()})."
+        records = self.records_expression()
+        if result and records and call.text == records.expression:
+            return records.line(result, call.result.strip())
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${float(result):,.2f} ({call.result.strip()})."
@@ -720,6 +809,12 @@ def _described_by(text: str, found: list[re.Match[str]], i: int, wanted: set[str
 def _within(inner: Period, outer: Period) -> bool:
     """Whether ``inner`` lies inside ``outer`` (Q3 2024 inside 2024)."""
     return outer.kind == "year" and inner.kind != "year" and inner.year == outer.year
+
+
+def _in_dollars(quantity: str) -> float:
+    """"$9.3M" -> 9300000.0: amounts in one unit before they are divided."""
+    scale = {"M": 1e6, "bn": 1e9, "k": 1e3}.get(unit_of(quantity).lstrip("$"), 1)
+    return number_value(quantity) * scale
 
 
 def _rounded(result: str, decimals: int) -> str:

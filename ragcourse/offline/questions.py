@@ -83,6 +83,14 @@ _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:
 _NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbook(?:ings?|ed|s)?\b|"
                          r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?|times?)\b|"
                          r"\b(?:clauses?|penalt\w*|liabilit\w*|terms)\b", re.I)
+
+
+def asks_orders(clauses: list[str]) -> bool:
+    """Whether a clause asks about an order or a shipment ("one of our shipments is delayed"), not about delivery
+    terms ("the late-delivery penalty in their contract" is a contract question)."""
+    return any(_ORDERS.search(c) and not _NOT_ORDERS.search(c) for c in clauses if c)
+
+
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
@@ -122,6 +130,7 @@ OPERATIONS: dict[str, re.Pattern[str]] = {
     "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|"
                         r"\b(?:what|how (?:big|large|much)(?: of)?(?: an?)?) (?:percentage|percent|part) of\b|"
                         r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b|"
+                        r"\bwhat (?:share|proportion|fraction|percentage|percent|part) (?:is|was|are|were) (?:that|this|it)\b|"
                         r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
                         re.I),
     "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b", re.I),
@@ -647,7 +656,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         direction=_direction(text), percent=bool(_PERCENT.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
-        orders=bool(_ORDERS.search(text)) and not _NOT_ORDERS.search(text), public=bool(_PUBLIC.search(text)),
+        orders=asks_orders([context, *clauses]), public=bool(_PUBLIC.search(text)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",

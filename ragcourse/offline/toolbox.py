@@ -244,7 +244,8 @@ def _record_id(schema: dict[str, Any], question: str, codes: list[str]) -> str:
 MIN_STATUS_MEANING = 0.55
 #: "not", "never" and the contractions, with or without their apostrophe ("hasn't", "hasnt").
 _NOT = r"\b(?:not|never|(?:has|have|had|is|are|was|were|do|does|did|ca|could|would|wo|should)n'?t)\b"
-_NEGATED = re.compile(rf"{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?$")
+_NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|\b(?:not counting|excluding|except|without|other than|"
+                      rf"apart from|ignoring|leaving out)\s+(?:the\s+|any\s+)?)$")
 #: "has it arrived yet", "is the order delivered": the status is what is asked, not a filter.
 _YES_NO = re.compile(r"\s*(?:has|have|had|is|are|was|were|did|does|do|will)\s+(?:it|they|this|that|the|my|our|their)\b")
 
