@@ -840,3 +840,21 @@ def test_a_share_of_the_agreed_quantity_divides_the_listed_sum_by_the_documents_
                  "over the term of this agreement.")
     assert _records_calculation("How many KX-50 has Tamsin Tiles ordered so far, and what fraction is that of the "
                                 "quantity in their agreement?", agreement) == "450 / 1800 * 100"
+
+
+def test_a_rate_the_measure_asks_for_beats_a_sentence_that_only_names_the_side():
+    blocks = [Block("news.md", "Club news", "Upfield Rovers paid $2,400 for new kit and floodlights this spring."),
+              Block("lease-upfield.md", "Pitch lease — Upfield Rovers", "The pitch costs $85 per hour of play.")]
+    assert find_quantity("Upfield Rovers", "per-hour pitch fee pay", blocks).text == "$85"
+
+
+def test_a_choice_stated_first_is_the_comparison_the_question_asks_about():
+    question = analyse("A parent keeps asking whether the Larkfield Academy or the Brookside School is bigger. "
+                       "How many pupils does each have, and what's the gap?")
+    assert question.sides == ("Larkfield Academy", "Brookside School")
+
+
+def test_versus_wins_over_other_capitalised_names_in_the_clause():
+    question = analyse("Looking at rents in our leases: Dunmore vs Castlebar, which one pays more per month for "
+                       "Harbour Storage, and by how much?")
+    assert question.sides == ("Dunmore", "Castlebar")

@@ -89,6 +89,8 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
     return topic
 
 
+#: "$1,800 per gateway": a number followed by the unit it is counted per.
+_PER_UNIT = re.compile(r"\s*(?:[\w-]+\s+)?per\s+([a-z]+)", re.I)
 _BOUND = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|at most|exceed(?:s|ed|ing)?)\s+$",
                     re.I)
 
@@ -133,13 +135,15 @@ def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozense
 
 
 def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str]) -> tuple[bool, Quantity] | None:
-    """The best quantity of a sentence that shares the measure's words, and whether that sentence names the side
+    """The best quantity of a sentence that shares the measure's words, and whether it settles the side: it gives
+    the rate the measure asks for ("$1,800 per gateway" for a per-gateway fee), or its sentence names the side
     itself (not only through its title)."""
     side_anchors, subject_terms = anchors(side) | anchors(subject), set(terms(subject))  # "LX-200 bookings": its code
     side_periods = find_periods(side)
     side_words = set(terms(side)) - side_anchors - RELATIVE_SIDE if not side_periods else set()  # named: must be named
     subject_words = {w.lower() for w in subject.split()}
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
+    per = {stem(w.lower()) for w in re.findall(r"\bper[- ]([a-z]+)", subject, re.I)}  # "per-gateway fee": a rate
     name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
@@ -170,10 +174,12 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                 rank = (own, len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
                         -_is_bound(text, match), _own_fit(text, match, subject_terms | anchor_terms),
                         -distance)
+            rate = _PER_UNIT.match(text, match.end())
+            rank = (bool(rate) and stem(rate[1].lower()) in per, *rank)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
-    return (bool(best[0][0]), best[1]) if best else None
+    return (bool(best[0][0] or best[0][1]), best[1]) if best else None
 
 
 #: How close in meaning a sentence must be to the measure when it shares no word with it ("own car" for "mileage").

@@ -112,7 +112,9 @@ _PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|
 #: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
-                      r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?", re.I)
+                      r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
+                      r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:whether|if)\s+",
+                      re.I)
 #: "Rhinmark tender: ..." names the topic of every part that follows (a label, not a question of its own).
 _LABEL = re.compile(r"^((?:(?!\b(?:what|which|who|whom|whose|when|where|why|how|whether|is|are|does|do|did)\b)"
                     r"[^:?])+):\s", re.I)
@@ -311,6 +313,7 @@ _NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | 
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
+looking asking gap
 """)
 
 
@@ -354,6 +357,9 @@ def _alternatives(clause: str) -> list[str]:
         segment = re.split(r"\b(?:did|does|do|is|are|was|were|has|have|had|will|can)\s+(?=\S+\s.*\bor\b)", segment,
                            flags=re.I)[-1]  # "in May 2022 did upper valley or ...": the choice starts after the verb
         m = re.fullmatch(r"(?:the\s+|our\s+)?(.+?)\s+or\s+(?:the\s+|our\s+)?(.+?)", segment, re.I)
+        if m and len(m[2].split()) > 6 and _is_name(m[2].split()[0]) and _is_name(m[1].split()[-1]):
+            m = re.fullmatch(r"(?i:the\s+|our\s+)?(.+?)\s+or\s+(?i:the\s+|our\s+)?((?:[A-Z][\w&.-]*\s*)+).*", segment,
+                             re.S)  # "whether the new Veltrix VX-9 or our LX-200 is more accurate. ..."
         if not m or len(m[1].split()) > 6 or len(m[2].split()) > 6:
             continue
         before = []
@@ -384,6 +390,9 @@ def _named_sides(clause: str) -> list[str]:
     offered = _alternatives(clause)
     if len(offered) >= 2:
         return offered
+    versus = _versus(clause)
+    if versus and all(len(side.split()) <= 4 for side in versus):  # "contracts: Brightwater vs Sable Rail, which ..."
+        return versus
     codes = [_with_brand(clause, m) for m in re.finditer(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(m[0])]
     if len(set(codes)) >= 2:
         return list(dict.fromkeys(codes))
@@ -395,14 +404,19 @@ def _named_sides(clause: str) -> list[str]:
     than = _THAN.search(clause)  # "how many more weeks does the day shift get than the night shift?"
     if than and _ASKS_CHOICE.search(clause[:than.start()]):
         return [key_phrase(than[1]), key_phrase(than[2])]
-    pieces = re.split(r"\s[-–—]\s|[:,]\s*(?=which|who|what|how)", clause, flags=re.I)  # "A vs B - which"
+    return versus
+
+
+def _versus(clause: str) -> list[str]:
+    """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
+    pieces = re.split(r"\s[-–—]\s|:\s|,\s*(?=which|who|what|how)", clause, flags=re.I)  # "A vs B - which"
     clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare)\b", p, re.I)), pieces[0])
     m = re.search(r"\b(?:between|compare)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+(?:the\s+|our\s+)?"
                   r"(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
-    if m:
-        a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
-        return [key_phrase(a), key_phrase(b)]
-    return []
+    if not m:
+        return []
+    a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
+    return [key_phrase(a), key_phrase(b)]
 
 
 _THAN = re.compile(r"\b(?:does|do|did|is|are|was|were|has|have|had|will|would|can)\s+(?:the\s+|our\s+|an?\s+)?"
@@ -457,12 +471,11 @@ def _direction(text: str) -> str:
     return ""
 
 
-_ASKS_CHOICE = re.compile(r"\b(?:which|who|whether)\b|\b(?:more|most|less|least|fewer|higher|lower|larger|smaller)\b",
-                          re.I)
-
-
-_WHICH_SIDE = re.compile(r"\b(?:which|who|whether)\b.*\b(?:more|most|less|least|fewer|higher|lower|larger|smaller|"
-                         r"bigger|better|worse|greater)\b", re.I)
+#: Words that ask which side is ahead: "more", "lower", "bigger", "cheaper", ...
+_COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger|better|worse|greater|cheaper|dearer|"
+                 r"longer|shorter|faster|slower|older|newer|stricter|tougher")
+_ASKS_CHOICE = re.compile(rf"\b(?:which|who|whether)\b|\b(?:{_COMPARATIVES})\b", re.I)
+_WHICH_SIDE = re.compile(rf"\b(?:which|who|whether)\b.*\b(?:{_COMPARATIVES})\b", re.I)
 
 
 def _operation(text: str, sides: list[str], total: bool) -> str:
@@ -550,7 +563,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which|whose|behind)\s+"
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
-_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
+_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
@@ -609,7 +622,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I) or _BACK_REFERENCE.search(
-            statement[2]) and (len(find_periods(statement[1])) >= 2 or _COMPARISON.search(statement[1]))):
+            statement[2]) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
+                               or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
