@@ -858,3 +858,26 @@ def test_versus_wins_over_other_capitalised_names_in_the_clause():
     question = analyse("Looking at rents in our leases: Dunmore vs Castlebar, which one pays more per month for "
                        "Harbour Storage, and by how much?")
     assert question.sides == ("Dunmore", "Castlebar")
+
+
+def test_a_thing_described_in_a_statement_is_found_first_then_asked_about_by_its_name():
+    question = analyse("One supplier delivered the flour late in March 2021. Where is their warehouse?")
+    assert question.parts == ("One supplier delivered flour late March 2021", "warehouse")
+    assert question.referring == ("warehouse",)
+    first = decide(conversation("One supplier delivered the flour late in March 2021. Where is their warehouse?", []),
+                   [SEARCH]).tool_calls
+    assert first == [("find_docs", {"query": "One supplier delivered flour late March 2021"})]
+
+
+def test_the_name_an_earlier_search_found_may_open_its_sentence():
+    question = "One supplier delivered the flour late in March 2021. Where is their warehouse?"
+    found = ("[mills.md] Supplier review 2021\nMarrow Mills delivered the flour late in March 2021 because of a "
+             "broken lorry.")
+    calls = decide(conversation(question, [("find_docs", {"query": "One supplier delivered flour late March 2021"},
+                                            found)]), [SEARCH]).tool_calls
+    assert ("find_docs", {"query": "Marrow Mills warehouse"}) in calls
+
+
+def test_it_in_a_question_after_a_stated_comparison_points_into_the_question():
+    question = analyse("Ferry fares: March 2019 vs June 2019. How much did it rise?")
+    assert question.sides == ("March 2019", "June 2019") and question.referring == ()

@@ -417,13 +417,13 @@ class Policy:
             for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
                     if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
-                        return m[1]
+                        return _with_opening(sentence.text, m.start(1), m[1])
             candidates: list[tuple[int, str]] = []  # (distance to an asked word, name), over the quoted sentences
             for sentence in found:  # else the name or code the answer gives, next to what the part asked for
                 text = sentence.text
                 asked = [m.span() for m in re.finditer(r"[\w-]+", text) if set(terms(m[0])) & wanted]
                 for m in _NAMED.finditer(text):
-                    name = _NAME_RUN.match(text, m.start())[0]
+                    name = _with_opening(text, m.start(), _NAME_RUN.match(text, m.start())[0])
                     if name.lower() in self.question_text.lower() or find_periods(name) or \
                             text[:m.start()].count("(") > text[:m.start()].count(")"):
                         continue
@@ -809,6 +809,12 @@ def _described_by(text: str, found: list[re.Match[str]], i: int, wanted: set[str
 def _within(inner: Period, outer: Period) -> bool:
     """Whether ``inner`` lies inside ``outer`` (Q3 2024 inside 2024)."""
     return outer.kind == "year" and inner.kind != "year" and inner.year == outer.year
+
+
+def _with_opening(text: str, start: int, name: str) -> str:
+    """A name with the capitalised word that opens the sentence before it: "Oakridge Chemicals", not "Chemicals"."""
+    opening = re.fullmatch(r"([A-Z][\w&/-]+) ", text[:start])
+    return f"{opening[1]} {name}" if opening and opening[1].lower() not in STOPWORDS else name
 
 
 def _in_dollars(quantity: str) -> float:

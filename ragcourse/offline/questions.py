@@ -564,6 +564,8 @@ _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)\
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
+#: A statement that names what it is about ("The Penang plant ..."): the question's "it" needs no search to find it.
+_STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
@@ -582,7 +584,7 @@ def _with_context(clauses: list[str], periods: list[Period], context: str, today
     statement's words, the others its names."""
     if not context:
         return _parts(clauses, periods)
-    scene = key_phrase(_with_years(context, fill_years(find_periods(context), today)))
+    scene = key_phrase(_with_years(context, fill_years(find_periods(context), today, target_years(context))))
     names = context_names(context)
     parts = []
     for clause in clauses:
@@ -617,6 +619,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     bridge = _BRIDGE.search(text)
     if bridge:
         text = " ".join((text[:bridge.start()] + text[bridge.end():]).split()).strip(" ,")
+    one_question = False  # a statement and its question read as one: "it" points into the question itself
     request = _REQUEST.match(text)
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
@@ -625,6 +628,7 @@ def analyse(question: str, today: date | None = None) -> Question:
             statement[2]) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
+        one_question = True
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text))
@@ -653,7 +657,12 @@ def analyse(question: str, today: date | None = None) -> Question:
     topic = key_phrase(_with_years(label[1], periods)) if label and len(clauses) >= 3 else ""
     if topic:  # "X tender: by when are bids due, and how is price weighted?": each part is about X
         parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
-    referring = tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
+    referring = () if one_question else tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
+    if context and not sides and _BACK_REFERENCE.search(text) and not find_periods(text) and not _STATEMENT_NAMES.search(
+            context):  # "One customer pushed its order to 2025. What payment terms does their contract have?"
+        asked = tuple(dict.fromkeys(_parts(clauses, periods)))  # find the customer first, then ask with its name
+        scene_periods = fill_years(find_periods(context), today, target_years(context))
+        parts, referring = (key_phrase(_with_years(context, scene_periods)), *asked), asked
     relative = _RELATIVE.search(text) if not (sides or bridge or context) else None
     if relative and referring and relative.start() > 0:
         relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain
