@@ -881,3 +881,30 @@ def test_the_name_an_earlier_search_found_may_open_its_sentence():
 def test_it_in_a_question_after_a_stated_comparison_points_into_the_question():
     question = analyse("Ferry fares: March 2019 vs June 2019. How much did it rise?")
     assert question.sides == ("March 2019", "June 2019") and question.referring == ()
+
+
+def test_a_question_that_only_points_back_reads_with_its_statement():
+    question = analyse("Q2 2019 had record ticket sales but the ferry margin dropped vs Q1 2019. What caused that?")
+    assert question.sides == ("Q2 2019", "Q1 2019") and question.cause and question.direction == "decline"
+
+
+def test_how_something_managed_to_happen_unnoticed_asks_for_causes():
+    assert analyse("How did the kiln thermostat manage to fail in May 2020 without anyone noticing?").cause
+
+
+def test_a_change_stated_from_one_figure_to_another_has_its_direction():
+    assert analyse("What pushed the school's pass rate from 81% to 88% in 2019?").direction == "increase"
+
+
+def test_a_document_whose_found_sentences_give_no_cause_is_searched_again_for_its_causes_section():
+    question = "What pushed the Dunmore bakery's output up from 900 to 1,200 loaves a day in Q2 2019?"
+    found = ("[bakery.md] Dunmore Bakery Review — Q2 2019 — Summary\nOutput at the Dunmore bakery rose from 900 to "
+             "1,200 loaves a day in the second quarter of 2019.")
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    observed = [(name, args, found) for name, args in first]
+    queries = [args["query"] for _, args in decide(conversation(question, observed), [SEARCH]).tool_calls]
+    assert "Dunmore Bakery Review Q2 2019 why causes reasons improvement increase" in queries
+    causes = ("[bakery.md] Dunmore Bakery Review — Q2 2019 — What made the difference\nTwo changes did it. A second "
+              "oven was installed in April. The night shift was extended by two hours.")
+    answer = decide(conversation(question, [*observed, ("find_docs", {"query": queries[-1]}, causes)]), [SEARCH]).content
+    assert "A second oven was installed in April" in answer and "The night shift was extended" in answer

@@ -74,7 +74,9 @@ GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|resu
                           r"contribut\w*|factors?|owing to|thanks to|explain\w*|attribut\w*)\b", re.I)
 #: A sentence that announces the sentences after it: "had two main causes.", "as follows:".
 _ANNOUNCES = re.compile(r"\b(two|three|four|several|following)\b[^.]{0,40}\b(causes|reasons|factors|drivers|changes|"
-                        r"effects|steps|stages|points|issues|risks)\b[^.]*[.:]?$|:\s*$", re.I)
+                        r"effects|steps|stages|points|issues|risks)\b[^.]*[.:]?$|:\s*$|"
+                        r"^(two|three|four|several)\s+(?:[a-z-]+\s+)?[a-z-]+s\b(?:\s+\S+){1,5}[.:]$", re.I)
+#   the last form: a short sentence that counts what follows ("Three measures made the difference.")
 _COUNT = {"two": 2, "three": 3, "four": 4}
 
 
@@ -369,7 +371,7 @@ def _with_announced(chosen: list[Scored], sentences: Sequence[Sentence]) -> list
         m = _ANNOUNCES.search(scored.sentence.text)
         if not m:
             continue
-        count = _COUNT.get((m[1] or "").lower(), 2)
+        count = _COUNT.get((m[1] or m[3] or "").lower(), 2)
         following = [s for s in sentences[scored.sentence.position + 1:] if s.label == scored.sentence.label][:count]
         result += [Scored(s, scored.score, 0.0, 0.0, 0.0, frozenset()) for s in following if s.position not in taken]
         taken |= {s.position for s in following}

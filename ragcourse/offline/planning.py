@@ -33,7 +33,7 @@ from datetime import date
 from typing import Any
 
 from .. import prompts
-from .answering import REFUSAL, Sentence, asks_quantity, score, sentences_of
+from .answering import CAUSE_TERM, GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, sentences_of
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import canonical_json, content_text, parse_blocks, system_text
@@ -67,6 +67,8 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
 _NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)[A-Z][\w&/-]+")
 _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
+#: A section heading that announces causes: "What drove the improvement", "Why it happened", "Root cause".
+_CAUSE_HEADING = re.compile(rf"^\s*(?:what|why|how)\b|{GIVES_CAUSE.pattern}|\bmade the difference\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go)\b", re.I)
@@ -488,7 +490,31 @@ class Policy:
         return [(search, text_arguments(search, query)) for query in dict.fromkeys(queries) if query][:4]
 
     def _dependent_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
-        return self._named_causes() + self._causes_of_listed() + self._next_steps() + self._reformulated()
+        return (self._named_causes() + self._causes_of_listed() + self._causes_in_document() + self._next_steps()
+                + self._reformulated())
+
+    def _causes_in_document(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """A "why" question whose searches found the document but no sentence that gives a cause: the causes often
+        stand in a section of their own ("What drove the improvement") that shares none of the question's words, so
+        that document is searched once more for its causes, by its title."""
+        search, query = self.tools.get("search"), self._document_cause_query()
+        return [(search, text_arguments(search, query))] if search and query else []
+
+    def _document_cause_query(self) -> str:
+        """The search for the causes within the document the first searches found (see :meth:`_causes_in_document`);
+        empty when a found sentence already gives a cause."""
+        search = self.tools.get("search")
+        if not (search and self.q.cause):
+            return ""
+        first = [c for c in self.calls if c.name == search.name and c.result][:2]
+        found = [(s, c.result) for c in first for s in quoted(c.text, c.result, 3)]
+        if not found or any(GIVES_CAUSE.search(s.text) or CAUSE_TERM in s.title_terms for s, _ in found):
+            return ""
+        titles = {block.label: block.title for _, result in found for block in parse_blocks(result)}
+        title = titles.get(found[0][0].label, "")
+        document = title.rsplit(" — ", 1)[0] if title.count(" — ") >= 2 else title  # without the section heading
+        change = {"increase": "improvement increase", "decline": "decline drop"}.get(self.q.direction, "")
+        return " ".join(f"{key_phrase(document)} why causes reasons {change}".split()) if document else ""
 
     def _causes_of_listed(self) -> list[tuple[Tool, dict[str, Any]]]:
         """"Which shipment is late, and why?": the other system listed what is late; the reasons are sought with the
@@ -597,6 +623,9 @@ class Policy:
                 limit = 3 if call.text.startswith("reasons") or q.reviewed else 2
                 chosen = quoted(self._unscoped(call.text), call.result, limit, self.needs_number,
                                 {s.text for s in sentences})
+                if q.cause and call.text == self._document_cause_query():  # the section headed as the causes
+                    chosen = sentences_of([b for b in parse_blocks(call.result) if _CAUSE_HEADING.search(
+                        b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
                 sentences += chosen
                 if chosen or quoted(self._unscoped(call.text), call.result, 1, self.needs_number):
                     on_web |= {call.text} if role == "web" else set()
@@ -645,6 +674,8 @@ class Policy:
         for and the names it gives are checked, :func:`.answering.select`); else the query, without the source the
         question named (sentences need not repeat "according to" whom)."""
         q = self.q
+        if q.cause and query == self._document_cause_query():  # the document's causes, for the question's change
+            return q.cause_query()
         plain = not (q.comparison or q.cause or q.referring or q.bridge or q.reviewed or q.source or q.operation)
         if plain and len(q.parts) == 1:  # a calculation quotes its inputs by their own searches
             return q.text

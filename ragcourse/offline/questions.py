@@ -45,6 +45,7 @@ from .text import (
     anchors,
     find_periods,
     normalise_periods,
+    number_value,
     period_mentions,
     stem,
     terms,
@@ -75,7 +76,9 @@ VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted targe
 _COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?|how come)\b|"
-                    r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b", re.I)
+                    r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b|"
+                    r"\bhow (?:did|could|was|were|do|does|can)\b.*\b(?:manage to|happen|come to)\b|"
+                    r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)|(?<![\d.\s])\s?%(?!\w)|\(%\)", re.I)
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)
@@ -313,7 +316,7 @@ _NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | 
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
-looking asking gap
+looking asking gap manage managed anyone anybody noticing noticed
 """)
 
 
@@ -463,6 +466,9 @@ def _measures(main: str) -> tuple[str, ...]:
 
 
 def _direction(text: str) -> str:
+    stated = re.search(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})", text)  # "up from 91% to 95%"
+    if stated and number_value(stated[1]) != number_value(stated[2]):
+        return "increase" if number_value(stated[2]) > number_value(stated[1]) else "decline"
     lowered = set(re.findall(r"[a-z]+", text.lower()))
     if lowered & DECREASE_WORDS - {"lower", "down"}:
         return "decline"
@@ -624,7 +630,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
     statement = _STATEMENT.match(text)
-    if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I) or _BACK_REFERENCE.search(
+    if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
+                      or not key_phrase(statement[2], CUE_WORDS)  # "What caused that?" asks only about the statement
+                      or _BACK_REFERENCE.search(
             statement[2]) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
