@@ -195,7 +195,8 @@ def sentence_budget(question: str) -> int:
 
 
 asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b|"
-                           r"\bwhat (?:is|was|are|were) the (?:[\w/-]+ ){0,2}(?:price|cost|rate|amount|value|total|size)\b",
+                           r"\bwhat (?:is|was|are|were) the (?:[\w/-]+ ){0,2}(?:price|cost|rate|amount|value|total|size)\b|"
+                           r"\b(?:roughly |approximately |about )?what (?:value|amount|sum|price|cost|figure|number)\b",
                            re.I).search
 
 
