@@ -33,7 +33,7 @@ from datetime import date
 from typing import Any
 
 from .. import prompts
-from .answering import CAUSE_TERM, GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, sentences_of
+from .answering import CAUSE_TERM, GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, select, sentences_of
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import canonical_json, content_text, parse_blocks, system_text
@@ -415,7 +415,8 @@ class Policy:
             if not first or call.text != first[0] or not call.result:
                 continue
             wanted = set(terms(first[0]))
-            found = quoted(first[0], call.result, 2)
+            ranked = sorted(select(first[0], sentences_of(parse_blocks(call.result)), 2), key=lambda x: -x.score)
+            found = [scored.sentence for scored in ranked]  # the best answer first: its name is the one meant
             for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
                     if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
@@ -431,7 +432,7 @@ class Policy:
                         continue
                     outside = [a for a, b in asked if not m.start() <= a < m.start() + len(name)]
                     candidates.append((min((abs(m.start() - a) for a in outside), default=len(text)), name))
-            beside = [c for c in candidates if c[0] <= 12]  # "error AG-115"
+            beside = [c for c in candidates if c[0] <= 12]  # "error AG-115"; else the best sentence's first name
             if candidates:
                 return min(beside)[1] if beside else candidates[0][1]
             titles = {block.label: block.title for block in parse_blocks(call.result)}

@@ -75,7 +75,8 @@ VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted targe
 
 _COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
-_CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|behind|due to|led to|factors?|how come)\b|"
+_CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|how come)\b|"
+                    r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"
                     r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b|"
                     r"\bhow (?:did|could|was|were|do|does|can)\b.*\b(?:manage to|happen|come to)\b|"
                     r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b", re.I)
