@@ -6,7 +6,8 @@ company's own figures, now in a search provider's logs. :class:`WebScreen` remov
 outgoing query:
 
 * **private names** — the customers and the order, customer and shipment ids of the orders
-  database — even when the question itself names them;
+  database — even when the question itself names them (a carrier is a public company: its name
+  may go out, so that its own notice about a delay can be found);
 * **internal tokens** — a number or a name (a token with a digit or a capital letter) that
   appeared in internal text during the run (documents searched, order reports) and is not a term
   of the question; periods (2024, Q3, March) stay, they are how public sources are dated;
@@ -87,6 +88,15 @@ def course_private_names() -> frozenset[str]:
     with connect() as db:
         rows = db.execute("SELECT customer_id, name FROM customers").fetchall()
     return frozenset(w.lower() for cid, name in rows for w in [cid, *tokens(name)] if is_sensitive(w))
+
+
+def course_carriers() -> list[str]:
+    """The carriers of the course's shipments: public companies whose own notices explain a delay, so their names
+    may go out (the customers and ids of the shipments never do)."""
+    from .orders import connect
+
+    with connect() as db:
+        return [row[0] for row in db.execute("SELECT DISTINCT carrier FROM shipments WHERE carrier IS NOT NULL")]
 
 
 def screen_for(question: str, internal: Iterable[str] = (), *, private_names: frozenset[str] | None = None,

@@ -28,7 +28,7 @@ from .calculator import evaluate as evaluate
 from .calculator import filtered_eval_flaw as filtered_eval_flaw
 from .calculator import seed_filter as seed_filter
 from .errors import CourseError
-from .privacy import WebScreen, screen_for
+from .privacy import WebScreen, course_carriers, screen_for
 from .prompts import format_context
 from .results import Passage
 
@@ -228,8 +228,9 @@ class ToolBox:
     def begin(self, question: str, organisation: str | None = None) -> None:
         """A new question: web queries may carry its public terms (and the organisation's name), and nothing
         from the internal text this question's tool calls will read (see :mod:`ragcourse.privacy`)."""
+        carriers = course_carriers() if self._course_orders else []
         self.web_screen = screen_for(question, private_names=None if self._course_orders else frozenset(),
-                                     public_names=[organisation] if organisation else [])
+                                     public_names=[*carriers, *([organisation] if organisation else [])])
 
     def _web_screen(self) -> WebScreen:
         if self.web_screen is None:

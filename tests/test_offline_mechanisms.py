@@ -908,3 +908,25 @@ def test_a_document_whose_found_sentences_give_no_cause_is_searched_again_for_it
               "oven was installed in April. The night shift was extended by two hours.")
     answer = decide(conversation(question, [*observed, ("find_docs", {"query": queries[-1]}, causes)]), [SEARCH]).content
     assert "A second oven was installed in April" in answer and "The night shift was extended" in answer
+
+
+def test_a_late_record_is_explained_with_its_carrier_and_what_happened_not_the_customer_asked_about():
+    question = "Dunmore School's latest parcel - has it arrived yet? if not, what's holding it up?"
+    listing = ("2 parcels matching customer 'Dunmore School' (newest first):\n"
+               "- P-881 · Dunmore School · sent 2024-01-30\n  carried by Swiftline Couriers: delayed, promised for 2024-02-01\n"
+               "- P-702 · Dunmore School · sent 2023-11-02\n  carried by Harbour Post: delivered on 2023-11-04")
+    first = decide(conversation(question, []), [ORDERS, SEARCH]).tool_calls
+    later = decide(conversation(question, [(*first[0], listing), *((*c, "[x.md] X\nNothing.") for c in first[1:])]),
+                   [ORDERS, SEARCH]).tool_calls
+    assert ("find_docs", {"query": "Swiftline Couriers delay"}) in later  # the latest only; not "Dunmore School"
+
+
+def test_the_customer_of_the_one_listed_record_scopes_the_parts_not_about_orders():
+    question = "One of our parcels is flagged as delayed. Whose parcel is it, and what refund does their contract allow?"
+    listing = ("1 parcel matching state 'delayed':\n- P-881 · Dunmore School · sent 2024-01-30\n"
+               "  carried by Swiftline Couriers: delayed, promised for 2024-02-01")
+    first = decide(conversation(question, []), [ORDERS, SEARCH]).tool_calls
+    assert first[0] == ("parcel_status", {"state": "delayed"})
+    later = decide(conversation(question, [(*first[0], listing), *((*c, "[x.md] X\nNothing.") for c in first[1:])]),
+                   [ORDERS, SEARCH]).tool_calls
+    assert any(args.get("query", "").startswith("Dunmore School refund") for _, args in later)

@@ -2,7 +2,8 @@
 
 A *fragment* of internal text, in these tests, is any of:
 
-* a customer's name word or an order, customer or shipment id from the orders database;
+* a customer's name word or an order, customer or shipment id from the orders database (a carrier's name is not:
+  carriers are public companies, and their own notices explain a delayed shipment);
 * a number or a name (a token with a digit or a capital letter) that occurs in an internal document or an
   order record, not in the public-web snapshot, and is not a term of the question (periods such as 2024,
   Q3 or March are allowed: public sources are dated by them);
@@ -20,7 +21,15 @@ from ragcourse.agent import agentic_rag
 from ragcourse.config import PROJECT_ROOT, get_settings
 from ragcourse.corpus import course
 from ragcourse.errors import CourseError
-from ragcourse.privacy import FRAGMENT_WORDS, course_private_names, fragments, is_sensitive, screen_for, tokens
+from ragcourse.privacy import (
+    FRAGMENT_WORDS,
+    course_carriers,
+    course_private_names,
+    fragments,
+    is_sensitive,
+    screen_for,
+    tokens,
+)
 from ragcourse.results import Passage
 from ragcourse.tools import ToolBox
 from ragcourse.web import OfflineWebSearch, set_web_search
@@ -38,6 +47,16 @@ def test_the_screen_keeps_public_terms_and_drops_internal_numbers_names_and_frag
     sent, removed = screen.screen("rye starter is fed twice a day bakery trends")
     assert sent == "bakery trends" and "starter" in removed
     assert screen.screen("ORD-00123 status")[0] == "status"  # ids never go out, even unread
+
+
+def test_a_carrier_may_go_out_but_the_customer_of_its_shipment_never_does() -> None:
+    carrier = course_carriers()[0]
+    screen = ToolBox("sales_erin")
+    screen.begin("why is my parcel late?")
+    customer = next(iter(course_private_names()))
+    screen.web_screen.see(f"- ORD-1 · {customer.title()} · shipped by {carrier}: delayed")
+    sent, removed = screen.web_screen.screen(f"{customer.title()} {carrier} delay")
+    assert sent == f"{carrier} delay" and removed == [customer.title()]
 
 
 class Recorder:
@@ -89,7 +108,7 @@ def test_no_outgoing_web_query_over_the_evaluation_set_carries_an_internal_fragm
     internal_runs = set().union(*(fragments(tokens(text)) for text in internal)) - set().union(
         *(fragments(tokens(text)) for text in public))
     private = course_private_names()
-    company = {w.lower() for w in tokens(course().company)}
+    company = {w.lower() for w in tokens(" ".join([course().company, *course_carriers()]))}
     recorder = Recorder()
     set_web_search(recorder)
     leaks = []

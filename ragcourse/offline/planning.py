@@ -491,8 +491,22 @@ class Policy:
         return [(search, text_arguments(search, query)) for query in dict.fromkeys(queries) if query][:4]
 
     def _dependent_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
-        return (self._named_causes() + self._causes_of_listed() + self._causes_in_document() + self._next_steps()
-                + self._reformulated())
+        return (self._named_causes() + self._causes_of_listed() + self._owner_of_listed() + self._causes_in_document()
+                + self._next_steps() + self._reformulated())
+
+    def _owner_of_listed(self) -> list[tuple[Tool, dict[str, Any]]]:
+        """"One shipment is delayed: whose is it, and what penalty does their contract set?": when the other system
+        listed one record and the question named no customer, the parts not about orders are searched with the name
+        the record gives first (its customer)."""
+        search = self.tools.get("search")
+        items = self.listed_items()
+        if not (search and self.tools.get("orders") and len(items) == 1) or customer_name(self.question_text):
+            return []
+        asked = self.question_text.lower()
+        names = [m[0] for m in _NAME_RUN.finditer(items[0].splitlines()[0]) if len(m[0]) > 3 and not re.search(r"\d", m[0])
+                 and m[0].lower() not in asked and not find_periods(m[0])]
+        return [(search, text_arguments(search, f"{names[0]} {part}")) for part in self.q.parts
+                if names and not asks_orders([part])]
 
     def _causes_in_document(self) -> list[tuple[Tool, dict[str, Any]]]:
         """A "why" question whose searches found the document but no sentence that gives a cause: the causes often
@@ -505,7 +519,7 @@ class Policy:
         """The search for the causes within the document the first searches found (see :meth:`_causes_in_document`);
         empty when a found sentence already gives a cause."""
         search = self.tools.get("search")
-        if not (search and self.q.cause):
+        if not (search and self.q.cause) or self.q.orders:  # an order's delay is explained by its carrier's notice
             return ""
         first = [c for c in self.calls if c.name == search.name and c.result][:2]
         found = [(s, c.result) for c in first for s in quoted(c.text, c.result, 3)]
@@ -525,13 +539,18 @@ class Policy:
             return []
         listed = [c.result for c in self.calls if c.name == orders.name and c.result]
         items = [item for result in listed for item in re.split(r"\n(?=\s*[-*•]\s)", result)[1:]]  # a bullet and its lines
+        if re.search(r"\b(?:latest|newest|most recent|last)\b", self.question_text, re.I):
+            items = items[:1]  # "my latest order": the first of a list that is newest first
         if not items or len(items) > 3:
             return []  # nothing listed, or too many items to explain each
         lines = [line for item in items for line in item.splitlines()]
         asked = self.question_text.lower()
-        names = [m[0] for line in lines for m in _NAME_RUN.finditer(line) if len(m[0]) > 3 and m[0].lower() not in asked
+        names = [m[0] for line in lines for m in _NAME_RUN.finditer(line) if len(m[0]) > 3
+                 and not any(w in asked for w in m[0].lower().split())  # "Oakridge Chemicals" when asked about Oakridge
                  and not re.search(r"\d", m[0]) and not find_periods(m[0])]
-        query = " ".join([*dict.fromkeys(names), *key_phrase(self.q.subject).split()[:4]])  # the question's words
+        states = [w for w in ("delay", "cancel", "return") if any(w in line.lower() for line in lines)]  # "delayed"
+        # what happened to the records (else the question's words) is what a notice about them says
+        query = " ".join([*dict.fromkeys(names), *(states or key_phrase(self.q.subject).split()[:4])])
         return [(tool, text_arguments(tool, query)) for tool in (self.tools.get("search"), self.tools.get("web"))
                 if tool and names]
 

@@ -79,7 +79,8 @@ _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|d
                     r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"
                     r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b|"
                     r"\bhow (?:did|could|was|were|do|does|can)\b.*\b(?:manage to|happen|come to)\b|"
-                    r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b", re.I)
+                    r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b|"
+                    r"\b(?:holding (?:it|them|this|things) up|held up|what(?:'s| is) keeping)\b", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)|(?<![\d.\s])\s?%(?!\w)|\(%\)", re.I)
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)

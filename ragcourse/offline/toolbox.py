@@ -180,7 +180,8 @@ def text_arguments(tool: Tool, text: str) -> dict[str, Any]:
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word."""
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "Monday", "Tuesday",
-            "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "I"}
+            "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "I", "One", "Two", "Any", "Each", "Every", "All",
+            "Some", "My", "Their", "Your", "For", "Whose"}
     for m in re.finditer(r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*", question):
         run = m[0].split()
         opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
