@@ -930,3 +930,22 @@ def test_the_customer_of_the_one_listed_record_scopes_the_parts_not_about_orders
     later = decide(conversation(question, [(*first[0], listing), *((*c, "[x.md] X\nNothing.") for c in first[1:])]),
                    [ORDERS, SEARCH]).tool_calls
     assert any(args.get("query", "").startswith("Dunmore School refund") for _, args in later)
+
+
+def test_that_noun_in_a_question_after_a_statement_asks_about_what_the_statement_describes():
+    question = analyse("During the March 2021 kiln outage the ovens all showed one fault code. What does the oven "
+                       "manual say about that code?")
+    assert question.parts[0] == "March 2021 kiln outage ovens showed one fault code"
+    assert question.referring == question.parts[1:]
+
+
+def test_a_name_found_only_in_a_title_is_said_first_and_cited():
+    question = "There's a school of ours with 46 classrooms. Which one is it, and when does its lease end?"
+    found = "[lease.md] Lease agreement — Larkfield Academy\nThe tenant runs 46 classrooms and two halls."
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    observed = [(name, args, found) for name, args in first]
+    later = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert ("find_docs", {"query": "Larkfield Academy lease end"}) in later
+    lease = "[lease.md] Lease agreement — Larkfield Academy\nThe lease ends on 31 August 2030."
+    answer = decide(conversation(question, [*observed, (*later[0], lease)]), [SEARCH]).content
+    assert answer.startswith("It is Larkfield Academy [lease.md].") and "31 August 2030" in answer

@@ -658,10 +658,20 @@ class Policy:
                     sentences.append(records.source)
             elif call.result.strip():
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
+        lead += self._referent_line(sentences)
         missing = [m for m in missing if m not in on_web]
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
+
+    def _referent_line(self, sentences: list[Sentence]) -> list[str]:
+        """"Which one is it, and ...?": the name the first part's search found, said first when no quoted sentence
+        says it (it came from a passage's title), cited to that passage."""
+        name = self.referent() if self.q.referring else ""
+        if not name or any(name.lower() in s.text.lower() for s in sentences):
+            return []
+        labels = [b.label for c in self.calls if c.result for b in parse_blocks(c.result) if name in b.title]
+        return [f"It is {name} [{labels[0]}]."] if labels else []
 
     def _cited(self, line: str, measured: dict[str, dict[str, Quantity]]) -> str:
         """A calculation line with the sources of the numbers it used: "... (45.2 - 42.1 = 3.1) [q3.md] [q2.md]."."""

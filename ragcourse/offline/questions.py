@@ -668,8 +668,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if topic:  # "X tender: by when are bids due, and how is price weighted?": each part is about X
         parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
     referring = () if one_question else tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
-    if context and not sides and _BACK_REFERENCE.search(text) and not find_periods(text) and not _STATEMENT_NAMES.search(
-            context):  # "One customer pushed its order to 2025. What payment terms does their contract have?"
+    if context and not sides and any(_points_back(c, context) for c in clauses) and not find_periods(text) \
+            and not _STATEMENT_NAMES.search(context):  # "One customer pushed its order to 2025. What payment terms
+        # does their contract have?", "... showed one error code. What does the manual say about that code?"
         asked = tuple(dict.fromkeys(_parts(clauses, periods)))  # find the customer first, then ask with its name
         scene_periods = fill_years(find_periods(context), today, target_years(context))
         parts, referring = (key_phrase(_with_years(context, scene_periods)), *asked), asked
