@@ -682,6 +682,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         rest = tuple(dict.fromkeys(p for clause in _PART_SPLIT.split(rest_text) if clause and clause.strip(" ,-–—")
                                    for p in [key_phrase(_with_years(clause, periods))] if p))
         parts, referring = (key_phrase(_with_years(f"{relative[1]} {relative[2]}", periods)), *rest), rest
+        asked = [rest_text]  # "the customer that placed the largest order — when does their contract end?" does
+    else:  # not ask about an order: the clause that names the thing is not what is asked
+        asked = [context, *clauses]
     total = bool(_TOTAL.search(text))
     operation = _operation(text, sides, total)
     analysed = Question(
@@ -690,7 +693,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         direction=_direction(text), percent=bool(_PERCENT.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
-        orders=asks_orders([context, *clauses]), public=bool(_PUBLIC.search(text)),
+        orders=asks_orders(asked), public=bool(_PUBLIC.search(text)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
