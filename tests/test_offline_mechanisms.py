@@ -949,3 +949,10 @@ def test_a_name_found_only_in_a_title_is_said_first_and_cited():
     lease = "[lease.md] Lease agreement — Larkfield Academy\nThe lease ends on 31 August 2030."
     answer = decide(conversation(question, [*observed, (*later[0], lease)]), [SEARCH]).content
     assert answer.startswith("It is Larkfield Academy [lease.md].") and "31 August 2030" in answer
+
+
+def test_a_measure_of_money_takes_an_amount_and_a_points_question_takes_a_percentage():
+    block = Block("ferry.md", "Ferry report October 2019",
+                  "Ticket sales were 20% above plan in October 2019, at $3.4M, and the fare increase was 4.5%.")
+    assert find_quantity("October 2019", "ticket sales", [block]).text == "$3.4M"
+    assert find_quantity("October 2019", "ticket sales", [block], unit="%").text == "20%"

@@ -79,6 +79,20 @@ def same_measure(subject: str) -> list[str]:
     return variants
 
 
+#: Measures counted in money, and measures that are a percentage: a number in the other unit is not their value.
+MONEY_MEASURES = frozenset(terms("revenue sales bookings intake orders cost costs price prices spend spending value "
+                                 "budget income profit expenses expenditure fee fees salary pay capex opex"))
+PERCENT_MEASURES = frozenset(terms("margin rate share percentage percent yield growth churn utilisation utilization"))
+
+
+def expected_unit(subject: str) -> str:
+    """"$" for a measure of money ("LX-200 order intake"), "%" for a rate ("gross margin"), else "" (unknown)."""
+    words = set(terms(subject))
+    if words & PERCENT_MEASURES:
+        return "%"
+    return "$" if words & MONEY_MEASURES else ""
+
+
 #: Head words a sentence uses for the same kind of limit: a "cap" is as often written "up to a maximum of".
 SAME_HEAD = (frozenset(terms("cap capped maximum max limit ceiling")), frozenset(terms("minimum min floor")))
 

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
-from .lexicon import same_head, same_measure, similarity
+from .lexicon import expected_unit, same_head, same_measure, similarity
 from .messages import Block, parse_blocks
 from .text import (
     RELATIVE_SIDE,
@@ -119,22 +119,30 @@ def _is_share(text: str, end: int, hits: set[str]) -> bool:
     return bool(m and stem(m[1].lower()) in hits)
 
 
-def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozenset[str] = frozenset()) -> Quantity | None:
+def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozenset[str] = frozenset(),
+                  unit: str | None = None) -> Quantity | None:
     """The quantity the passages give for ``side`` (e.g. "Q3 2024") and ``subject`` (e.g. "gross margin"); a sentence
     with one of the ``unlike`` anchors (the other sides' periods) never gives it. The measure's words come first, then
-    the same measure in its usual other words ("order intake" -> "bookings"), then the closest sentence in meaning."""
+    the same measure in its usual other words ("order intake" -> "bookings"), then the closest sentence in meaning.
+    A number in the measure's ``unit`` (given, else known from its words) comes before one in another unit."""
+    unit = expected_unit(subject) if unit is None else unit  # "order intake" is money: "20%" is something else
+    return (_in_unit(side, subject, blocks, unlike, unit) if unit else None) or _in_unit(side, subject, blocks, unlike, "")
+
+
+def _in_unit(side: str, subject: str, blocks: list[Block], unlike: frozenset[str], unit: str) -> Quantity | None:
     best: tuple[bool, Quantity] | None = None
     for words in (subject, *same_measure(subject)):
-        found = _by_words(side, words, blocks, unlike)
+        found = _by_words(side, words, blocks, unlike, unit)
         if found and found[0]:
             return found[1]
         best = best or found
     if best:  # named only by its title: a sentence that names the side itself, close in meaning, is better
-        return _by_meaning(side, subject, blocks, named=True) or best[1]
-    return _by_meaning(side, subject, blocks)
+        return _by_meaning(side, subject, blocks, named=True, unit=unit) or best[1]
+    return _by_meaning(side, subject, blocks, unit=unit)
 
 
-def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str]) -> tuple[bool, Quantity] | None:
+def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str],
+              unit: str = "") -> tuple[bool, Quantity] | None:
     """The best quantity of a sentence that shares the measure's words, and whether it settles the side: it gives
     the rate the measure asks for ("$1,800 per gateway" for a per-gateway fee), or its sentence names the side
     itself (not only through its title)."""
@@ -164,6 +172,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
+            if unit and not unit_of(match[0]).startswith(unit):
+                continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
                 rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other, exact,
@@ -186,7 +196,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
 MIN_MEANING = 0.4
 
 
-def _by_meaning(side: str, subject: str, blocks: list[Block], named: bool = False) -> Quantity | None:
+def _by_meaning(side: str, subject: str, blocks: list[Block], named: bool = False, unit: str = "") -> Quantity | None:
     """The number of the side's sentence closest in meaning to ``subject``, for a measure written in other words
     than the documents use; in that sentence the number of the side's period (or next to the side's name).
     ``named``: only a sentence that names the side itself, compared with the side and the measure together
@@ -204,6 +214,8 @@ def _by_meaning(side: str, subject: str, blocks: list[Block], named: bool = Fals
         text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
+                continue
+            if unit and not unit_of(match[0]).startswith(unit):
                 continue
             best = (meaning, Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence))
             break

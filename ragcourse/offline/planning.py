@@ -197,7 +197,9 @@ class Policy:
         """The number found for each compared side of ``measure`` (the subject), over every observation so far."""
         search = self.tools.get("search")
         blocks = [b for c in self.calls if c.result and search and c.name == search.name for b in parse_blocks(c.result)]
-        found = {side: find_quantity(side, measure or self.q.subject, blocks, self._unlike(side)) for side in self.q.sides}
+        unit = "%" if self.q.operation == "percentage-point change" else None  # "the difference in points"
+        found = {side: find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit)
+                 for side in self.q.sides}
         return {side: quantity for side, quantity in found.items() if quantity}
 
     def _unlike(self, side: str) -> frozenset[str]:
