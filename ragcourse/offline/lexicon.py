@@ -43,7 +43,9 @@ def _corrected_word(word: str) -> str:
     if len(lowered) < 5 or lowered in GRAMMAR_WORDS or lowered in STOPWORDS or not lowered.isalpha():
         return word
     match = process.extractOne(lowered, GRAMMAR_WORDS, scorer=fuzz.ratio, score_cutoff=MIN_SPELLING)
-    return match[0] if match else word
+    if not match or match[0] == lowered + "s":  # "reason" is not a misspelt "reasons" ("decembers" is "december")
+        return word
+    return match[0]
 
 
 #: Short forms of grammar words that analysts type ("avg monthly cost", "pct of revenue").

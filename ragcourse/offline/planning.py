@@ -71,7 +71,7 @@ _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 _CAUSE_HEADING = re.compile(rf"^\s*(?:what|why|how)\b|{GIVES_CAUSE.pattern}|\bmade the difference\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
-_LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go)\b", re.I)
+_LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
@@ -370,6 +370,10 @@ class Policy:
         if _LEFT.search(self.q.text) and len(stated) == 1:
             return Records("left", f"{plain_number(number_value(stated[0]))} - {plain_number(total)}", listed,
                            stated[0])
+        if _LEFT.search(self.q.text) and not stated and not by_value:  # "... vs the contract quantity: how many to come?"
+            whole = self._whole_of_records(units[0][1])
+            return Records("left", f"{plain_number(whole[0])} - {plain_number(total)}", listed, whole[1],
+                           whole[2]) if whole else None
         if self.q.operation == "share":
             whole = self._whole_of_records("" if by_value else units[0][1])
             return Records("share", f"{plain_number(total)} / {plain_number(whole[0])} * 100", listed, whole[1],
