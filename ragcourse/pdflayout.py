@@ -7,9 +7,11 @@ rebuilds what chunking needs from those runs:
   bold line, is a heading; larger sizes are higher levels. A short line in body type that stands
   alone (a blank line above and below) and reads as a title — Title Case or capitals, no sentence
   end — is a heading too: documents typed in one font mark sections that way ("Cost Savings",
-  "HOW PROVIDERS AFFECT YOUR COSTS"; capitals name a chapter, Title Case the level below bold type).
-  Without it such a section's chunks carried the previous section's path (Northwind dev: simple
-  page any@3 0.64 → 0.72, agentic citations matched strict 0.50 → 0.56). A "PARENT: Heading"
+  "HOW PROVIDERS AFFECT YOUR COSTS"). Body type never outranks a larger font: capitals rank with bold
+  type, Title Case below it, and a line that restates a heading of the path returns to that heading.
+  Without the rule such a section's chunks carried the previous section's path (Northwind dev: simple
+  page any@3 0.64 → 0.72); with capitals as the top level a lone "HIPAA" or "NOTE" put every later
+  section of its document under it (Northwind: 37 sections under "HIPAA"). A "PARENT: Heading"
   breadcrumb line right below a heading names its parent section and is not body text;
 * the **section path carries over** page breaks: a page that continues a section starts
   with that section's headings, so every chunk knows where it is (one document per page
@@ -333,10 +335,14 @@ class _Writer:
         return _is_heading(line, self.body, self.levels)
 
     def _plain_level(self, text: str) -> int:
-        """A heading in body type: capitals name a chapter (the top level), Title Case the level below bold type."""
-        if text.isupper():
-            return 1
-        return min(len(set(self.levels.values())) + 2, MAX_LEVELS + 2)
+        """A heading in body type: the level of the heading it restates ("IMPORTANT PLAN INFORMATION" under that
+        chapter), else capitals rank with bold type and Title Case below it. Body type never outranks a larger font:
+        a lone "NOTE" or "HIPAA" ranked as the top level had put every later section of the document under it."""
+        restated = [lv for lv, name in self.path if name.casefold() == text.casefold()]
+        if restated:
+            return restated[-1]
+        bold = min(len(set(self.levels.values())) + 1, MAX_LEVELS + 1)
+        return bold if text.isupper() else bold + 1
 
     def _enter(self, level: int, heading: str, parent: str) -> None:
         """The path after a heading; a breadcrumb's parent takes the level above it."""

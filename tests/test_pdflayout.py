@@ -209,3 +209,20 @@ def test_a_short_title_line_standing_alone_in_body_type_is_a_heading() -> None:
     assert "Drivers stay with their truck." in lines  # a sentence standing alone is text
     assert "Night Shift Rules apply after ten." in lines  # a title-like line inside a paragraph is text
     assert "Location: North Quay" in lines  # a "Label: value" field is text
+
+
+def test_a_lone_capitals_line_in_body_type_never_outranks_a_larger_heading() -> None:
+    def body(*texts: str) -> list[tuple[str, float, str]]:
+        return [(text, 11.0, "/Sans") for text in texts]
+
+    page = FakePage([("VEHICLES", 14.0, "/Sans-Bold"), ("Tyres", 11.0, "/Sans-Bold"),
+                     *body("Tyres are checked for tread depth and pressure before", "every trip by the driver."),
+                     ("", 11.0, "/Sans"), *body("NOTE"), ("", 11.0, "/Sans"),
+                     *body("Winter tyres go on in November and come off in March", "at the depot."),
+                     ("Brakes", 11.0, "/Sans-Bold"),
+                     *body("Brake pads are replaced every twenty thousand", "kilometres at the latest."),
+                     ("", 11.0, "/Sans"), *body("VEHICLES"), ("", 11.0, "/Sans"),
+                     *body("Every vehicle carries a first aid kit and a", "warning triangle.")])
+    markdown = layout_pages([page]).pages[0].markdown
+    headings = [line for line in markdown.splitlines() if line.startswith("#")]
+    assert headings == ["# VEHICLES", "## Tyres", "## NOTE", "## Brakes", "# VEHICLES"]  # NOTE is no chapter
