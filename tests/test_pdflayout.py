@@ -226,3 +226,17 @@ def test_a_lone_capitals_line_in_body_type_never_outranks_a_larger_heading() -> 
     markdown = layout_pages([page]).pages[0].markdown
     headings = [line for line in markdown.splitlines() if line.startswith("#")]
     assert headings == ["# VEHICLES", "## Tyres", "## NOTE", "## Brakes", "# VEHICLES"]  # NOTE is no chapter
+
+
+def test_a_page_of_short_paragraphs_is_read_with_the_documents_line_spacing() -> None:
+    def body(*texts: str) -> list[tuple[str, float, str]]:
+        return [(text, 11.0, "/Sans") for text in texts]
+
+    first = FakePage(body("Bicycles are lent for a day at a time and come back", "to the rack by the main gate,",
+                          "where the porter checks the brakes, the lights and", "the tyres before the next loan,",
+                          "and writes down any scratch or dent he finds", "in the loan book kept at the lodge."))
+    second = FakePage(body("Bikes returned after six pay a small fee.", "", "Exceptions", "",
+                           "Members of staff pay nothing.", "", "Lost keys cost the price of a new lock."))
+    lines = layout_pages([first, second]).pages[1].markdown.splitlines()
+    assert "## Exceptions" in lines  # alone on its page, though every line there is a paragraph of its own
+    assert "Members of staff pay nothing." in lines  # not run together with the line before
