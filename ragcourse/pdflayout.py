@@ -309,6 +309,7 @@ class _Writer:
                     blocks.append(name)
                     continue
                 parent, used = _breadcrumb(lines, i, name)
+                used = used or self._restated_above(lines, i, level, name)
                 self._enter(level, name, parent)
                 written = self.path[-2:] if parent else self.path[-1:]
                 blocks.append("\n".join(f"{'#' * lv} {title}" for lv, title in written))
@@ -344,6 +345,14 @@ class _Writer:
             return restated[-1]
         bold = min(len(set(self.levels.values())) + 1, MAX_LEVELS + 1)
         return bold if text.isupper() else bold + 1
+
+    def _restated_above(self, lines: Sequence[Line], i: int, level: int, heading: str) -> int:
+        """How many lines after a heading only restate where it is: its chapter's name ("COMPLAINTS AND APPEALS"
+        under "Appeal Levels"), then perhaps the heading again; they are not body text."""
+        above = {name.casefold() for lv, name in self.path if lv < level}
+        if i >= len(lines) or lines[i].text.rstrip(":").casefold() not in above:
+            return 0
+        return 2 if i + 1 < len(lines) and lines[i + 1].text.casefold() == heading.casefold() else 1
 
     def _enter(self, level: int, heading: str, parent: str) -> None:
         """The path after a heading; a breadcrumb's parent takes the level above it."""

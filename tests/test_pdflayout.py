@@ -240,3 +240,11 @@ def test_a_page_of_short_paragraphs_is_read_with_the_documents_line_spacing() ->
     lines = layout_pages([first, second]).pages[1].markdown.splitlines()
     assert "## Exceptions" in lines  # alone on its page, though every line there is a paragraph of its own
     assert "Members of staff pay nothing." in lines  # not run together with the line before
+
+
+def test_a_line_that_restates_the_chapter_under_a_heading_is_no_body_text() -> None:
+    body = [(f"Line {n} of how a rejected claim for a dented bumper is appealed.", 11.0, "/Serif") for n in range(3)]
+    page = FakePage([("APPEALS", 14.0, "/Serif-Bold"), *body, ("Appeal Levels", 11.0, "/Serif-Bold"),
+                     ("APPEALS", 11.0, "/Serif"), ("Appeal Levels", 11.0, "/Serif"), *body])
+    lines = layout_pages([page]).pages[0].markdown.splitlines()
+    assert lines[-3:-1] == ["## Appeal Levels", ""] and lines[-1].startswith("Line 0 of how")
