@@ -269,8 +269,9 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     original question is always searched too, so a poor rewrite cannot lose what the
     question itself finds. Each query runs both retrievers (``candidates`` each), RRF
     fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
-    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query have been
-    moved behind the rest (:func:`demote_other_periods`).
+    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
+    from a sibling of the document the query names, have been moved behind the rest
+    (:func:`demote_other_periods`, :func:`demote_unnamed_siblings`).
     """
     from .rerank import default_reranker
     from .rewrite import rewrite_query
