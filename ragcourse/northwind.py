@@ -14,6 +14,10 @@ Metrics, per question, then averaged:
 * *citations matched*: the share of the truth's citations written the same way in the answer
   (the source project's own metric), strict, and lenient (the truth page or the next one: the
   truth labels a passage by the page it starts on).
+
+Each answer that misses is also counted by why (:func:`miss`): no truth page among the passages it
+was given, or one given but another page cited, or only some of the truth pages cited — so a change
+can be judged by the failures it moves, not only by a mean.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +92,24 @@ def matched(answer: str, truth: Sequence[tuple[str, int]], lenient: bool = False
     return sum(hits) / len(hits) if hits else 0.0
 
 
+#: Why an answer misses its truth citations, the first that applies, in this order (see :func:`miss`).
+MISSES = ("all matched", "partly: another truth page given, not cited", "partly: another truth page not given",
+          "truth page given, another cited", "not given, the next page was", "not given")
+
+
+def miss(truth: Sequence[tuple[str, int]], given: set[tuple[str, int]], answer: str) -> str:
+    """Why an answer misses its truth citations, one of :data:`MISSES`; ``given`` holds the pages of every passage
+    the answer was written from (all searches of an agentic run)."""
+    written = set(citations(answer))
+    if set(truth) <= written:
+        return MISSES[0]
+    if set(truth) & written:
+        return MISSES[1] if (set(truth) - written) & given else MISSES[2]
+    if set(truth) & given:
+        return MISSES[3]
+    return MISSES[4] if {(name, page + 1) for name, page in truth} & given else MISSES[5]
+
+
 def _first_search_pages(kb, query: str) -> list[tuple[str, int]]:  # noqa: ANN001 - a KnowledgeBase
     from .report import _reranked_then_fused
     from .retrieval import search
@@ -95,8 +118,8 @@ def _first_search_pages(kb, query: str) -> list[tuple[str, int]]:  # noqa: ANN00
     return [(h.chunk.source, h.chunk.page or 0) for h in _reranked_then_fused(run)]
 
 
-def score_question(kb, q: NorthwindQuestion, mode: str) -> dict[str, float]:  # noqa: ANN001 - a KnowledgeBase
-    """Every metric of one question answered in ``mode`` (``simple`` or ``agentic``)."""
+def score_question(kb, q: NorthwindQuestion, mode: str) -> dict[str, float | str]:  # noqa: ANN001 - a KnowledgeBase
+    """Every metric of one question answered in ``mode`` (``simple`` or ``agentic``), and why it misses."""
     from .agent import agentic_rag
     from .pipeline import simple_rag
 
@@ -104,16 +127,21 @@ def score_question(kb, q: NorthwindQuestion, mode: str) -> dict[str, float]:  # 
     first = next((s.args.get("query") for s in result.trace if s.tool == "search_knowledge_base"), q.question)
     pages = _first_search_pages(kb, first or q.question)
     cited = {(c.source, c.page) for c in result.citations}
-    return {"any@3": any_at(pages, q.truth, 3), "any@5": any_at(pages, q.truth, 5),
+    given = {(p.source, p.page or 0) for step in result.trace for p in step.passages or ()}
+    return {"miss": miss(q.truth, given, result.answer),"any@3": any_at(pages, q.truth, 3), "any@5": any_at(pages, q.truth, 5),
             "cited": float(bool(cited & set(q.truth))),
             "matched": matched(result.answer, q.truth), "matched lenient": matched(result.answer, q.truth, True),
             "seconds": result.seconds}
 
 
-def summarise(rows: Sequence[dict[str, float]]) -> dict[str, float]:
-    """Means of the metrics and the median latency of some questions."""
-    out = {key: round(statistics.fmean(r[key] for r in rows), 2) for key in rows[0] if key != "seconds"}
+def summarise(rows: Sequence[dict[str, float | str]]) -> dict:
+    """Means of the metrics, the median latency and how many answers miss for each reason, over some questions."""
+    out: dict = {key: round(statistics.fmean(r[key] for r in rows), 2) for key in rows[0]
+                 if key not in ("seconds", "miss")}
     out["latency median s"] = round(statistics.median(r["seconds"] for r in rows), 2)
+    if "miss" in rows[0]:
+        counts = Counter(r["miss"] for r in rows)
+        out["misses"] = {reason: counts[reason] for reason in MISSES if counts[reason]}
     return out
 
 
@@ -172,6 +200,10 @@ def format_table(r: dict) -> str:
     for key, label in names:
         cells = [str(r[m][split][key]) for m in modes for split in ("dev", "test", "all")]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "Why answers miss their truth citations (questions, dev | test):"]
+    lines += [f"- {m}: " + "; ".join(f"{reason} {r[m]['dev'].get('misses', {}).get(reason, 0)} | "
+                                     f"{r[m]['test'].get('misses', {}).get(reason, 0)}" for reason in MISSES)
+              for m in modes]
     low, high = PUBLISHED
     lines += ["", f"Ingest: {r['ingest']['pages']} pages, {r['ingest']['chunks']} chunks in {r['ingest']['seconds']} s. "
               f"Search (hybrid + rerank, warm, no rewrite): median {r['search ms']['median']} ms, "

@@ -7,9 +7,11 @@ rebuilds what chunking needs from those runs:
   bold line, is a heading; larger sizes are higher levels. A short line in body type that stands
   alone (a blank line above and below) and reads as a title — Title Case or capitals, no sentence
   end — is a heading too: documents typed in one font mark sections that way ("Cost Savings",
-  "HOW PROVIDERS AFFECT YOUR COSTS"; capitals name a chapter, Title Case the level below bold type).
-  Without it such a section's chunks carried the previous section's path (Northwind dev: simple
-  page any@3 0.64 → 0.72, agentic citations matched strict 0.50 → 0.56). A "PARENT: Heading"
+  "HOW PROVIDERS AFFECT YOUR COSTS"). Body type never outranks a larger font: capitals rank with bold
+  type, Title Case below it, and a line that restates a heading of the path returns to that heading.
+  Without the rule such a section's chunks carried the previous section's path (Northwind dev: simple
+  page any@3 0.64 → 0.72); with capitals as the top level a lone "HIPAA" or "NOTE" put every later
+  section of its document under it (Northwind: 37 sections under "HIPAA"). A "PARENT: Heading"
   breadcrumb line right below a heading names its parent section and is not body text;
 * the **section path carries over** page breaks: a page that continues a section starts
   with that section's headings, so every chunk knows where it is (one document per page
@@ -231,7 +233,7 @@ def layout_pages(pages: Sequence[Any], progress: Callable[[int], None] | None = 
             progress(1)
     running = running_lines(lines_per_page)
     body, levels = _heading_levels(lines_per_page)
-    writer = _Writer(body, levels, _vocabulary(lines_per_page))
+    writer = _Writer(body, levels, _vocabulary(lines_per_page), _line_gap(lines_per_page))
     written: list[_Page] = []
     for lines in lines_per_page:
         edges = {id(line) for line in lines[:2] + lines[-2:]}
@@ -281,6 +283,7 @@ class _Writer:
     body: float
     levels: dict[float, int]
     vocabulary: Counter[str]
+    gap: float  # the usual line spacing inside a paragraph
     path: list[tuple[int, str]] = field(default_factory=list)
 
     def page(self, lines: Sequence[Line]) -> _Page:
@@ -291,7 +294,7 @@ class _Writer:
         paragraph: list[str] = []
         cover = all(self._level(line) for line in lines)  # a title page names the document, not a section
         last_y: float | None = None
-        gap = _line_gap(lines)
+        gap = self.gap
         i = 0
         while i < len(lines):
             line, level = lines[i], self._level(lines[i])
@@ -306,6 +309,7 @@ class _Writer:
                     blocks.append(name)
                     continue
                 parent, used = _breadcrumb(lines, i, name)
+                used = used or self._restated_above(lines, i, level, name)
                 self._enter(level, name, parent)
                 written = self.path[-2:] if parent else self.path[-1:]
                 blocks.append("\n".join(f"{'#' * lv} {title}" for lv, title in written))
@@ -333,10 +337,22 @@ class _Writer:
         return _is_heading(line, self.body, self.levels)
 
     def _plain_level(self, text: str) -> int:
-        """A heading in body type: capitals name a chapter (the top level), Title Case the level below bold type."""
-        if text.isupper():
-            return 1
-        return min(len(set(self.levels.values())) + 2, MAX_LEVELS + 2)
+        """A heading in body type: the level of the heading it restates ("IMPORTANT PLAN INFORMATION" under that
+        chapter), else capitals rank with bold type and Title Case below it. Body type never outranks a larger font:
+        a lone "NOTE" or "HIPAA" ranked as the top level had put every later section of the document under it."""
+        restated = [lv for lv, name in self.path if name.casefold() == text.casefold()]
+        if restated:
+            return restated[-1]
+        bold = min(len(set(self.levels.values())) + 1, MAX_LEVELS + 1)
+        return bold if text.isupper() else bold + 1
+
+    def _restated_above(self, lines: Sequence[Line], i: int, level: int, heading: str) -> int:
+        """How many lines after a heading only restate where it is: its chapter's name ("COMPLAINTS AND APPEALS"
+        under "Appeal Levels"), then perhaps the heading again; they are not body text."""
+        above = {name.casefold() for lv, name in self.path if lv < level}
+        if i >= len(lines) or lines[i].text.rstrip(":").casefold() not in above:
+            return 0
+        return 2 if i + 1 < len(lines) and lines[i + 1].text.casefold() == heading.casefold() else 1
 
     def _enter(self, level: int, heading: str, parent: str) -> None:
         """The path after a heading; a breadcrumb's parent takes the level above it."""
@@ -377,7 +393,9 @@ def _close(blocks: list[str], paragraph: list[str]) -> None:
         paragraph.clear()
 
 
-def _line_gap(lines: Sequence[Line]) -> float:
-    """The usual distance between two lines of a paragraph on this page (the median of the gaps)."""
-    gaps = [abs(a.y - b.y) for a, b in zip(lines, lines[1:]) if 0 < abs(a.y - b.y) < 60]
+def _line_gap(pages: Sequence[Sequence[Line]]) -> float:
+    """The usual distance between two lines of a paragraph in this document (the median of the gaps on all its
+    pages). Per page, a page of one-line bullets and short paragraphs has the paragraph gap as its median: its
+    paragraphs ran together and no title line there stood alone (Northwind: 25 of 104 pages of each plan)."""
+    gaps = [abs(a.y - b.y) for lines in pages for a, b in zip(lines, lines[1:]) if 0 < abs(a.y - b.y) < 60]
     return statistics.median(gaps) if gaps else 14.0

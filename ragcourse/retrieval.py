@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Collection, Iterator, Mapping, Sequence
+import weakref
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .bm25 import BM25Index
+from .bm25 import BM25Index, tokenize
 from .chunking import Chunk
 from .embeddings import embed
 from .errors import CourseError
@@ -36,6 +38,10 @@ if TYPE_CHECKING:
 MAX_QUERY_CHARS = 1000
 #: The constant of Reciprocal Rank Fusion, as in the articles (and the original RRF paper).
 RRF_K = 60
+#: A word of a document's title tells it from a sibling document when at most this share of the sibling's chunks
+#: use it. Northwind's two plan brochures: their distinct title words are in 0% of the other plan's chunks, the
+#: insurer's name that one title holds ("Health") in 58% of the other's.
+TITLE_WORD_RATE = 0.1
 
 
 class SearchableKB(Protocol):
@@ -168,6 +174,70 @@ def demote_other_periods(query: str, hits: Sequence[Hit]) -> list[Hit]:
         [h for h, other in zip(hits, flags, strict=True) if other]
 
 
+@dataclass(frozen=True)
+class TitleWords:
+    """Per document title: its BM25 terms in order, how many chunks carry it and how many of those use each title
+    word."""
+
+    terms: dict[str, tuple[str, ...]]
+    chunks: Counter[str]
+    uses: dict[str, Counter[str]]
+
+    @classmethod
+    def of(cls, chunks: Iterable[Chunk]) -> TitleWords:
+        chunks = list(chunks)
+        terms = {c.title: _words(c.title) for c in chunks}
+        words = {t for title in terms.values() for t in title}
+        uses: dict[str, Counter[str]] = {title: Counter() for title in terms}
+        for c in chunks:
+            uses[c.title].update(words.intersection(tokenize(c.text)))
+        return cls(terms, Counter(c.title for c in chunks), uses)
+
+    def spelled(self, query_terms: Sequence[str], title: str) -> set[str]:
+        """The query's words that are part of two or more of the title's words written one after the other."""
+        pairs = set(zip(self.terms[title], self.terms[title][1:]))
+        return {t for pair in zip(query_terms, query_terms[1:]) if pair in pairs for t in pair}
+
+    def tells_apart(self, query_terms: Sequence[str], title: str, sibling: str) -> bool:
+        """Whether the query spells part of ``title`` with a word that ``sibling``'s title lacks and its chunks
+        rarely use; never for documents whose titles share no word (unrelated, not siblings)."""
+        if not set(self.terms[title]) & set(self.terms[sibling]):
+            return False
+        own = self.spelled(query_terms, title) - set(self.terms[sibling])
+        return any(self.uses[sibling][t] <= TITLE_WORD_RATE * self.chunks[sibling] for t in own)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """BM25 terms without digits: years, quarters and codes in titles are :mod:`ragcourse.periods`' business."""
+    return tuple(t for t in tokenize(text) if not any(ch.isdigit() for ch in t))
+
+
+_TITLE_WORDS: weakref.WeakKeyDictionary[BM25Index, TitleWords] = weakref.WeakKeyDictionary()
+
+
+def title_words(kb: SearchableKB) -> TitleWords:
+    """The knowledge base's :class:`TitleWords`, counted once per BM25 index (which is rebuilt when chunks change)."""
+    if kb.bm25 not in _TITLE_WORDS:
+        _TITLE_WORDS[kb.bm25] = TitleWords.of(kb.chunks.values())
+    return _TITLE_WORDS[kb.bm25]
+
+
+def demote_unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits with those from a document whose sibling the query names moved to the end.
+
+    Sibling documents ("Harbour Line Cargo Rules", "Harbour Line Passenger Rules") say nearly the same sentences,
+    so for "how late does Harbour Line Cargo take bookings?" both retrievers return both. A query that writes part
+    of one title, with a word that tells it from the other, is about that document — unless it tells the other
+    apart too, as a comparison does. Runs before the reranker, like :func:`demote_other_periods`.
+    """
+    words = title_words(kb)
+    asked = _words(query)
+    titles = {h.chunk.title for h in hits}
+    other = {s for s in titles if any(words.tells_apart(asked, t, s) and not words.tells_apart(asked, s, t)
+                                      for t in titles - {s})}
+    return [h for h in hits if h.chunk.title not in other] + [h for h in hits if h.chunk.title in other]
+
+
 def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: str) -> list[Hit]:
     """The newer version wins: a superseded document's hits move behind the rest when its successor is also
     a candidate — unless the query names the old version's year ("the 2023 travel policy"). Permissions are
@@ -199,8 +269,9 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     original question is always searched too, so a poor rewrite cannot lose what the
     question itself finds. Each query runs both retrievers (``candidates`` each), RRF
     fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
-    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query have been
-    moved behind the rest (:func:`demote_other_periods`).
+    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
+    from a sibling of the document the query names, have been moved behind the rest
+    (:func:`demote_other_periods`, :func:`demote_unnamed_siblings`).
     """
     from .rerank import default_reranker
     from .rewrite import rewrite_query
@@ -234,7 +305,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     run.hits = fused[:top_k]
     if rerank and fused:
         with _timed(timings, "rerank"):
-            pool = demote_other_periods(query, fused)[:top_n]
+            pool = demote_unnamed_siblings(kb, query, demote_other_periods(query, fused))[:top_n]
             reranked = (reranker or default_reranker()).rerank(query, pool)
         run.stages["rerank input"], run.stages["reranked"] = pool, reranked
         run.hits = reranked[:top_k]

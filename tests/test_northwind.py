@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragcourse.errors import CourseError
-from ragcourse.northwind import any_at, citations, load_questions, matched, northwind_folder, summarise
+from ragcourse.northwind import MISSES, any_at, citations, load_questions, matched, miss, northwind_folder, summarise
 
 
 def test_citations_are_read_in_order_once() -> None:
@@ -46,3 +46,17 @@ def test_a_missing_dataset_says_where_to_point(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setenv("RAGCOURSE_NORTHWIND", str(tmp_path / "nowhere"))
     with pytest.raises(CourseError, match="set RAGCOURSE_NORTHWIND"):
         northwind_folder()
+
+
+def test_each_answer_that_misses_is_counted_by_why() -> None:
+    truth = [("rye.pdf", 7), ("ovens.pdf", 2)]
+    given = {("rye.pdf", 7), ("ovens.pdf", 2), ("rye.pdf", 9)}
+    assert miss(truth, given, "Proof [rye.pdf#page=7], bake [ovens.pdf#page=2].") == "all matched"
+    assert miss(truth, given, "Proof [rye.pdf#page=7].") == "partly: another truth page given, not cited"
+    assert miss(truth, {("rye.pdf", 7)}, "Proof [rye.pdf#page=7].") == "partly: another truth page not given"
+    assert miss(truth, given, "Cool it [rye.pdf#page=9].") == "truth page given, another cited"
+    assert miss(truth, {("rye.pdf", 8)}, "Proof [rye.pdf#page=8].") == "not given, the next page was"
+    assert miss(truth, set(), "I cannot find it.") == MISSES[-1]
+    rows = [{"cited": 1.0, "seconds": 1.0, "miss": "all matched"}, {"cited": 0.0, "seconds": 1.0, "miss": "not given"},
+            {"cited": 0.0, "seconds": 1.0, "miss": "not given"}]
+    assert summarise(rows)["misses"] == {"all matched": 1, "not given": 2}

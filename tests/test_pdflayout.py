@@ -209,3 +209,42 @@ def test_a_short_title_line_standing_alone_in_body_type_is_a_heading() -> None:
     assert "Drivers stay with their truck." in lines  # a sentence standing alone is text
     assert "Night Shift Rules apply after ten." in lines  # a title-like line inside a paragraph is text
     assert "Location: North Quay" in lines  # a "Label: value" field is text
+
+
+def test_a_lone_capitals_line_in_body_type_never_outranks_a_larger_heading() -> None:
+    def body(*texts: str) -> list[tuple[str, float, str]]:
+        return [(text, 11.0, "/Sans") for text in texts]
+
+    page = FakePage([("VEHICLES", 14.0, "/Sans-Bold"), ("Tyres", 11.0, "/Sans-Bold"),
+                     *body("Tyres are checked for tread depth and pressure before", "every trip by the driver."),
+                     ("", 11.0, "/Sans"), *body("NOTE"), ("", 11.0, "/Sans"),
+                     *body("Winter tyres go on in November and come off in March", "at the depot."),
+                     ("Brakes", 11.0, "/Sans-Bold"),
+                     *body("Brake pads are replaced every twenty thousand", "kilometres at the latest."),
+                     ("", 11.0, "/Sans"), *body("VEHICLES"), ("", 11.0, "/Sans"),
+                     *body("Every vehicle carries a first aid kit and a", "warning triangle.")])
+    markdown = layout_pages([page]).pages[0].markdown
+    headings = [line for line in markdown.splitlines() if line.startswith("#")]
+    assert headings == ["# VEHICLES", "## Tyres", "## NOTE", "## Brakes", "# VEHICLES"]  # NOTE is no chapter
+
+
+def test_a_page_of_short_paragraphs_is_read_with_the_documents_line_spacing() -> None:
+    def body(*texts: str) -> list[tuple[str, float, str]]:
+        return [(text, 11.0, "/Sans") for text in texts]
+
+    first = FakePage(body("Bicycles are lent for a day at a time and come back", "to the rack by the main gate,",
+                          "where the porter checks the brakes, the lights and", "the tyres before the next loan,",
+                          "and writes down any scratch or dent he finds", "in the loan book kept at the lodge."))
+    second = FakePage(body("Bikes returned after six pay a small fee.", "", "Exceptions", "",
+                           "Members of staff pay nothing.", "", "Lost keys cost the price of a new lock."))
+    lines = layout_pages([first, second]).pages[1].markdown.splitlines()
+    assert "## Exceptions" in lines  # alone on its page, though every line there is a paragraph of its own
+    assert "Members of staff pay nothing." in lines  # not run together with the line before
+
+
+def test_a_line_that_restates_the_chapter_under_a_heading_is_no_body_text() -> None:
+    body = [(f"Line {n} of how a rejected claim for a dented bumper is appealed.", 11.0, "/Serif") for n in range(3)]
+    page = FakePage([("APPEALS", 14.0, "/Serif-Bold"), *body, ("Appeal Levels", 11.0, "/Serif-Bold"),
+                     ("APPEALS", 11.0, "/Serif"), ("Appeal Levels", 11.0, "/Serif"), *body])
+    lines = layout_pages([page]).pages[0].markdown.splitlines()
+    assert lines[-3:-1] == ["## Appeal Levels", ""] and lines[-1].startswith("Line 0 of how")

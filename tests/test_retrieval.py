@@ -14,6 +14,7 @@ from ragcourse.retrieval import (
     MAX_QUERY_CHARS,
     Hit,
     clean_query,
+    demote_unnamed_siblings,
     keyword_search,
     prefer_current,
     rrf,
@@ -186,3 +187,27 @@ def test_the_newer_version_wins_unless_the_old_year_is_asked_for() -> None:
     assert asked == ["policy-2023", "memo", "policy-2024"]
     alone = [h.chunk.doc_id for h in prefer_current([old, other], successors, "remote days")]
     assert alone == ["policy-2023", "memo"]  # the successor is not a candidate (e.g. not readable): keep the old
+
+
+def _sibling_kb() -> SimpleNamespace:
+    """Two ferry operator rule books that share most words, and an unrelated canteen menu."""
+    texts = {("cargo", "Harbour Line Cargo Rules"): ["Harbour Line takes cargo bookings until noon.",
+                                                   "Harbour Line weighs every pallet at the gate."],
+             ("passenger", "Harbour Line Passenger Rules"): ["Harbour Line takes passenger bookings until ten.",
+                                                           "Harbour Line boards families first."],
+             ("menu", "Canteen Menu"): ["Soup is served from noon until two."]}
+    chunks = [Chunk(chunk_id=f"{doc}:{i:03d}", doc_id=doc, position=i, title=title, heading="", text=text,
+                    source=f"docs/{doc}.md") for (doc, title), lines in texts.items() for i, text in enumerate(lines)]
+    return SimpleNamespace(chunks={c.chunk_id: c for c in chunks}, bm25=BM25Index(chunks))
+
+
+def test_a_query_that_names_one_of_two_sibling_documents_puts_the_other_behind() -> None:
+    kb = _sibling_kb()
+    hits = [Hit(c, 1.0) for c in sorted(kb.chunks.values(), key=lambda c: c.doc_id != "passenger")]
+
+    def order(query: str) -> list[str]:
+        return list(dict.fromkeys(h.chunk.doc_id for h in demote_unnamed_siblings(kb, query, hits)))
+
+    assert order("How late does Harbour Line Cargo take bookings?") == ["cargo", "menu", "passenger"]
+    assert order("Does Harbour Line take bookings on Sundays?") == ["passenger", "cargo", "menu"]  # both say it
+    assert order("Compare Harbour Line Cargo and Harbour Line Passenger bookings") == ["passenger", "cargo", "menu"]
