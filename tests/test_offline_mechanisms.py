@@ -771,7 +771,7 @@ def test_i_e_does_not_end_the_question():
 def test_the_current_version_is_not_searched_in_the_old_versions_year():
     question = analyse("parking fee per day - old 2019 campus rules vs the current one? how much higher is it now")
     assert question.sides == ("old 2019 campus rules", "current one")
-    assert question.side_query("current one", question.subject) == "current one parking fee day"
+    assert question.side_query("current one", question.subject) == "current one parking fee per-day"
 
 
 def test_a_threshold_the_value_passed_is_not_the_value():
@@ -956,3 +956,22 @@ def test_a_measure_of_money_takes_an_amount_and_a_points_question_takes_a_percen
                   "Ticket sales were 20% above plan in October 2019, at $3.4M, and the fare increase was 4.5%.")
     assert find_quantity("October 2019", "ticket sales", [block]).text == "$3.4M"
     assert find_quantity("October 2019", "ticket sales", [block], unit="%").text == "20%"
+
+
+def test_now_against_a_named_year_is_a_comparison_with_the_present():
+    question = analyse("For my own bike on work trips, how much per mile do I get now, compared to the old 2019 rule?")
+    assert question.sides == ("now", "2019")
+
+
+def test_for_the_topic_comma_scopes_every_part():
+    question = analyse("For the Ashby canal grant, until when can we apply and how much does it cover?")
+    assert all(part.startswith("Ashby canal grant") for part in question.parts) and len(question.parts) == 2
+
+
+def test_a_cap_asked_before_the_measure_still_binds_to_the_limit():
+    blocks = [Block("lease-a.md", "Lease — Orwell Stores",
+                    "If rent is late, the tenant pays interest of 1% of the overdue rent for each month, up to a maximum "
+                    "of 12% of the annual rent.")]
+    question = analyse("Between the Orwell and Dunmore leases, which has the tougher cap on late-rent penalties?")
+    assert question.subject == "cap late-rent penalty"
+    assert find_quantity("Orwell Stores", question.subject, blocks).text == "12%"

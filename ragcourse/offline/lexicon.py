@@ -95,13 +95,13 @@ def expected_unit(subject: str) -> str:
     return "$" if words & MONEY_MEASURES else ""
 
 
-#: Head words a sentence uses for the same kind of limit: a "cap" is as often written "up to a maximum of".
+#: Words a sentence uses for the same kind of limit: a "cap" is as often written "up to a maximum of".
 SAME_HEAD = (frozenset(terms("cap capped maximum max limit ceiling")), frozenset(terms("minimum min floor")))
 
 
-def same_head(head: set[str]) -> set[str]:
-    """``head`` (terms) with the other words for the same limit: {"cap"} -> {"cap", "maximum", "limit", ...}."""
-    return head.union(*(group for group in SAME_HEAD if group & head))
+def limit_words(words: set[str]) -> set[str]:
+    """Every word for the limit that ``words`` (terms) ask about, empty when they ask about none."""
+    return set().union(*(group for group in SAME_HEAD if group & words))
 
 
 def similarity(a: str, b: str) -> float:

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .answering import Sentence, cite, select, sentences_of
-from .lexicon import expected_unit, same_head, same_measure, similarity
+from .lexicon import expected_unit, limit_words, same_measure, similarity
 from .messages import Block, parse_blocks
 from .text import (
     RELATIVE_SIDE,
@@ -164,7 +164,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
         tokens = list(re.finditer(r"[\w-]+", text))
         exact = len(subject_words & {_singular_word(w) for t in tokens for w in t[0].lower().split("-")}) / len(subject_words)
-        anchor_terms = same_head(set(head)) & sentence.terms or hits  # "cap" also stands as "up to a maximum of"
+        # a limit asked for ("the cap on penalties") sits next to its own word, written "capped at" or "a maximum of"
+        anchor_terms = limit_words(subject_terms) & sentence.terms or set(head) & hits or hits
         positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)

@@ -120,9 +120,13 @@ _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
                       r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:whether|if)\s+",
                       re.I)
-#: "Rhinmark tender: ..." names the topic of every part that follows (a label, not a question of its own).
+#: "Rhinmark tender: ..." or "For the Rhinmark tender, ..." names the topic of every part that follows (a label,
+#: not a question of its own).
 _LABEL = re.compile(r"^((?:(?!\b(?:what|which|who|whom|whose|when|where|why|how|whether|is|are|does|do|did)\b)"
-                    r"[^:?])+):\s", re.I)
+                    r"[^:?])+):\s|^(?:for|about|regarding|on) (?:the |our )?([^,?:]+),\s+(?=(?:what|which|who|when|where|"
+                    r"why|how|until|by|is|are|do|does|can)\b)", re.I)
+#: "now", "currently": the present side of a comparison with a named year.
+_NOW = re.compile(r"\b(?:now|currently|current|today|these days|at the moment)\b", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
@@ -307,9 +311,16 @@ def _singular(word: str) -> str:
     """"margins" -> "margin" (so a side query reads "Q3 2024 gross margin"); "sales" stays "sales"."""
     if word.lower() in _PLURAL_NOUNS or word.lower().endswith("ves"):  # "loaves", "shelves": no "loave"
         return word
+    if len(word) > 4 and word.lower().endswith("ies"):  # "penalties" -> "penalty", not "penaltie"
+        return word[:-3] + "y"
     if len(word) > 3 and "-" not in word and word.endswith("s") and not word.endswith("ss") and stem(word[:-1].lower()) == stem(word.lower()):
         return word[:-1]
     return word
+
+
+#: Words that ask which side is ahead: "more", "lower", "bigger", "cheaper", ...
+_COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger|better|worse|greater|cheaper|dearer|"
+                 r"longer|shorter|faster|slower|older|newer|stricter|tougher")
 
 
 #: Words of a question that are not the measure: cues, directions, totals, "the two scores", how often or how a
@@ -319,7 +330,7 @@ our their its and the two three both each monthly quarterly annual annually year
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed
-""")
+""") | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
 def _subject(clause: str, sides: list[str]) -> str:
@@ -330,6 +341,7 @@ def _subject(clause: str, sides: list[str]) -> str:
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
                         " ", clause)  # "is tougher on us"
     clause = re.sub(r"'s\b", "", clause)
+    clause = re.sub(r"\b([Pp]er)\s+(?!cent\b)([a-z]+)\b(?![\w-])", r"\1-\2", clause)  # "per gateway": a rate
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
     clause = NUMBER.sub(lambda m: m[0] if re.match(r"\.\d", clause[m.end():m.end() + 2]) else " ", clause)
@@ -479,9 +491,6 @@ def _direction(text: str) -> str:
     return ""
 
 
-#: Words that ask which side is ahead: "more", "lower", "bigger", "cheaper", ...
-_COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger|better|worse|greater|cheaper|dearer|"
-                 r"longer|shorter|faster|slower|older|newer|stricter|tougher")
 _ASKS_CHOICE = re.compile(rf"\b(?:which|who|whether)\b|\b(?:{_COMPARATIVES})\b", re.I)
 _WHICH_SIDE = re.compile(rf"\b(?:which|who|whether)\b.*\b(?:{_COMPARATIVES})\b", re.I)
 
@@ -540,7 +549,10 @@ def _sides(main: str, periods: list[Period]) -> list[str]:
         return offered if len(offered) >= 2 and (_ASKS_CHOICE.search(main)) else []
     if len(periods) >= 2:
         return [p.text for p in periods]
-    return _named_sides(main)
+    named = _named_sides(main)
+    if not named and len(periods) == 1 and _NOW.search(main):  # "how much do I get now, compared to the 2023 rule?"
+        return ["now", periods[0].text]
+    return named
 
 
 def _with_years(clause: str, periods: list[Period]) -> str:
@@ -664,7 +676,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     parts = tuple(" ".join(f"{part} {scope} {scene}".split())
                   for part in _with_context(clauses, periods, context, today) or [text])
     label = _LABEL.match(text)
-    topic = key_phrase(_with_years(label[1], periods)) if label and len(clauses) >= 3 else ""
+    topic = key_phrase(_with_years(label[1] or label[2], periods)) if label and len(clauses) >= (
+        3 if label[1] else 2) else ""
     if topic:  # "X tender: by when are bids due, and how is price weighted?": each part is about X
         parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
     referring = () if one_question else tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
