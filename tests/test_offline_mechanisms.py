@@ -975,3 +975,16 @@ def test_a_cap_asked_before_the_measure_still_binds_to_the_limit():
     question = analyse("Between the Orwell and Dunmore leases, which has the tougher cap on late-rent penalties?")
     assert question.subject == "cap late-rent penalty"
     assert find_quantity("Orwell Stores", question.subject, blocks).text == "12%"
+
+
+def test_the_thing_singled_out_by_a_superlative_is_named_by_the_sentence_that_singles_it_out():
+    question = "The school behind the biggest single book order of 2021 — when does their lease end?"
+    found = ("[books.md] Book orders 2021\nIn the north a school in Tarnby placed its first order with us. "
+             "The Larkfield Academy library refit was the largest single book order this year.")
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    later = decide(conversation(question, [(*first[0], found)]), [SEARCH]).tool_calls
+    assert later[0][1]["query"].startswith("Larkfield Academy")
+    lease = ("[lease.md] Lease — Larkfield Academy\nThe lease covers the library and two halls. "
+             "The lease runs for five years, from 1 May 2019 to 30 April 2024.")
+    answer = decide(conversation(question, [(*first[0], found), (*later[0], lease)]), [SEARCH]).content
+    assert "30 April 2024" in answer

@@ -69,6 +69,10 @@ _NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m i
 _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 #: A section heading that announces causes: "What drove the improvement", "Why it happened", "Root cause".
 _CAUSE_HEADING = re.compile(rf"^\s*(?:what|why|how)\b|{GIVES_CAUSE.pattern}|\bmade the difference\b", re.I)
+#: The question words whose answer has a shape of its own (a date, a place), kept for a part searched by a name.
+_WHEN_WHERE = re.compile(r"\b(when|where|until when|by when)\b", re.I)
+#: Words that single one thing out of many: "the biggest order", "the most satisfied customers".
+_SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
@@ -423,6 +427,8 @@ class Policy:
             wanted = set(terms(first[0]))
             ranked = sorted(select(first[0], sentences_of(parse_blocks(call.result)), 2), key=lambda x: -x.score)
             found = [scored.sentence for scored in ranked]  # the best answer first: its name is the one meant
+            if _SUPERLATIVE.search(first[0]):  # "the biggest order": the sentence that says which is the biggest
+                found = [s for s in found if _SUPERLATIVE.search(s.text)] or found
             for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
                     if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
@@ -712,6 +718,9 @@ class Policy:
         q = self.q
         if q.cause and query == self._document_cause_query():  # the document's causes, for the question's change
             return q.cause_query()
+        asked = _WHEN_WHERE.findall(q.text)
+        if q.referring and asked and any(query.endswith(part) for part in q.referring):
+            query = f"{asked[-1]} {query}"  # "... — when does their term run out?": a date answers it
         plain = not (q.comparison or q.cause or q.referring or q.bridge or q.reviewed or q.source or q.operation)
         if plain and len(q.parts) == 1:  # a calculation quotes its inputs by their own searches
             return q.text
