@@ -988,3 +988,15 @@ def test_the_thing_singled_out_by_a_superlative_is_named_by_the_sentence_that_si
              "The lease runs for five years, from 1 May 2019 to 30 April 2024.")
     answer = decide(conversation(question, [(*first[0], found), (*later[0], lease)]), [SEARCH]).content
     assert "30 April 2024" in answer
+
+
+def test_a_lower_case_name_the_documents_never_mention_is_looked_up_on_the_web():
+    question = "tarnby rowing regatta: which crew won the fours?"
+    near = "[club.md] Staff sports day\nOur rowing team won a prize for the best costume at the summer sports day."
+    first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
+    later = decide(conversation(question, [(name, args, near) for name, args in first]), [SEARCH, WEB]).tool_calls
+    assert any(name == "web_lookup" for name, _ in later)
+    ours = "which of our rowing crews won the fours at the tarnby regatta?"  # about the company's own: not public
+    first = decide(conversation(ours, []), [SEARCH, WEB]).tool_calls
+    later = decide(conversation(ours, [(name, args, near) for name, args in first]), [SEARCH, WEB]).tool_calls
+    assert not any(name == "web_lookup" for name, _ in later)

@@ -469,7 +469,7 @@ class Policy:
         if not (search and web):
             return []
         searched = [c for c in self.calls if c.name == search.name and c.result is not None]
-        names = self._names()
+        names = self._names() + [frozenset({t}) for t in self._unknown_terms(searched)]
         empty = [c for c in searched if not any(  # a near miss that never names the asked thing is no answer
             not names or any(name <= s.terms | s.title_terms for name in names)
             for s in quoted(self._unscoped(c.text), c.result, 3, self.needs_number))]
@@ -480,6 +480,16 @@ class Policy:
         if not searched or len(empty) < len(searched) or self._reformulated():
             return []
         return [(web, text_arguments(web, self.q.query))]
+
+    def _unknown_terms(self, searched: list[Call]) -> set[str]:
+        """The question's own words (a lower-case name: "rhinmark", "quorra gdansk") that no passage of any internal
+        search contains, in its text or title: what the documents never mention is likely public."""
+        if not searched or self.q.orders or re.search(r"\b(?:our|ours|we|us|my|mine|i)\b", self.q.text, re.I):
+            return set()  # "which of our contracts ...": about the company's own things, however worded
+        seen = {t for c in searched for block in parse_blocks(c.result or "")
+                for t in terms(f"{block.title} {block.text}")}
+        asked = {t for t in terms(self.q.text) if t.isalpha() and len(t) >= 5}
+        return asked - seen if seen else set()  # nothing found at all: other words are tried first
 
     def _names(self) -> list[frozenset[str]]:
         """The terms of each name the question gives ("Rhinmark Water Authority"); a capitalised question word or
