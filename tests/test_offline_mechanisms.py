@@ -1000,3 +1000,10 @@ def test_a_lower_case_name_the_documents_never_mention_is_looked_up_on_the_web()
     first = decide(conversation(ours, []), [SEARCH, WEB]).tool_calls
     later = decide(conversation(ours, [(name, args, near) for name, args in first]), [SEARCH, WEB]).tool_calls
     assert not any(name == "web_lookup" for name, _ in later)
+
+
+def test_an_empty_side_never_spells_the_measure_out_letter_by_letter():
+    question = analyse("if I ride my own bike to work, how much I get per mile now, and how much more is it than in "
+                       "the old 2019 rules?")
+    assert question.sides == ("now", "2019") and " " not in question.subject.replace(" ", "", question.subject.count(" "))
+    assert all(len(word) > 1 for word in question.subject.split())

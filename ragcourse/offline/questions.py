@@ -329,12 +329,12 @@ _NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | 
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
-looking asking gap manage managed anyone anybody noticing noticed
+looking asking gap manage managed anyone anybody noticing noticed old former previous current
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
 def _subject(clause: str, sides: list[str]) -> str:
-    for side in sorted(sides, key=len, reverse=True):
+    for side in sorted(filter(None, sides), key=len, reverse=True):
         clause = clause.replace(side, " ")
     if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured
         clause = re.sub(r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
@@ -419,7 +419,7 @@ def _named_sides(clause: str) -> list[str]:
     if len(set(names)) >= 2:
         return list(dict.fromkeys(names))
     than = _THAN.search(clause)  # "how many more weeks does the day shift get than the night shift?"
-    if than and _ASKS_CHOICE.search(clause[:than.start()]):
+    if than and _ASKS_CHOICE.search(clause[:than.start()]) and key_phrase(than[1]) and key_phrase(than[2]):
         return [key_phrase(than[1]), key_phrase(than[2])]
     return versus
 
@@ -535,7 +535,7 @@ def _answer_type(q: Question) -> str:
     return " + ".join(kinds) or ("name" if re.match(r"\s*(?:who|which|where)\b", q.text, re.I) else "fact")
 
 
-def _sides(main: str, periods: list[Period]) -> list[str]:
+def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     """The compared items: several periods, or several names in a comparison clause."""
     dated = [p for p in periods if p.kind != "year"]
     spelled_out = [p for p in dated if p.kind == "month" and any(q.kind == "quarter" for q in dated)]
@@ -550,7 +550,7 @@ def _sides(main: str, periods: list[Period]) -> list[str]:
     if len(periods) >= 2:
         return [p.text for p in periods]
     named = _named_sides(main)
-    if not named and len(periods) == 1 and _NOW.search(main):  # "how much do I get now, compared to the 2023 rule?"
+    if not named and len(periods) == 1 and _NOW.search(text or main):  # "how much now, compared to the 2023 rule?"
         return ["now", periods[0].text]
     return named
 
@@ -661,7 +661,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     scene = context_names(" ".join(preamble)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
-    sides = _sides(main, periods)
+    sides = _sides(main, periods, text)
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
