@@ -1005,5 +1005,5 @@ def test_a_lower_case_name_the_documents_never_mention_is_looked_up_on_the_web()
 def test_an_empty_side_never_spells_the_measure_out_letter_by_letter():
     question = analyse("if I ride my own bike to work, how much I get per mile now, and how much more is it than in "
                        "the old 2019 rules?")
-    assert question.sides == ("now", "2019") and " " not in question.subject.replace(" ", "", question.subject.count(" "))
+    assert question.sides == ("now", "2019")
     assert all(len(word) > 1 for word in question.subject.split())
