@@ -1007,3 +1007,13 @@ def test_an_empty_side_never_spells_the_measure_out_letter_by_letter():
                        "the old 2019 rules?")
     assert question.sides == ("now", "2019")
     assert all(len(word) > 1 for word in question.subject.split())
+
+
+def test_a_verb_that_opens_the_question_is_no_name_to_look_up_on_the_web():
+    question = "Compare our Q2 and Q1 2019 ferry fares: which changed more?"
+    passages = {"Q2 2019 ferry fare": "[f.md] Fares Q2 2019\nIn Q2 2019 the ferry fare was $12.",
+                "Q1 2019 ferry fare": "[f.md] Fares Q1 2019\nIn Q1 2019 the ferry fare was $10."}
+    first = decide(conversation(question, []), [SEARCH, WEB, CALCULATOR]).tool_calls
+    later = decide(conversation(question, [(n, a, passages[a["query"]]) for n, a in first]),
+                   [SEARCH, WEB, CALCULATOR]).tool_calls
+    assert later == [("compute", {"expression": "12 - 10"})]

@@ -492,10 +492,12 @@ class Policy:
         return asked - seen if seen else set()  # nothing found at all: other words are tried first
 
     def _names(self) -> list[frozenset[str]]:
-        """The terms of each name the question gives ("Rhinmark Water Authority"); a capitalised question word or
-        month that opens the question is no name."""
+        """The terms of each name the question gives ("Rhinmark Water Authority"); a month, or a single word that is
+        capitalised only because it opens a sentence ("Compare ...", "Which ..."), is no name."""
+        text = self.q.text
         runs = [[w for w in m[0].split() if w.lower() not in STOPWORDS and w.lower() not in MONTHS]
-                for m in _NAME_RUN.finditer(self.q.text)]
+                for m in _NAME_RUN.finditer(text)
+                if " " in m[0] or not re.search(r"(?:^|[.!?:]\s+)$", text[:m.start()])]
         return [frozenset(terms(" ".join(run))) for run in runs if run and terms(" ".join(run))
                 and not find_periods(" ".join(run))]
 
@@ -543,8 +545,9 @@ class Policy:
         search = self.tools.get("search")
         if not (search and self.q.cause) or self.q.orders:  # an order's delay is explained by its carrier's notice
             return ""
-        first = [c for c in self.calls if c.name == search.name and c.result][:2]
-        found = [(s, c.result) for c in first for s in quoted(c.text, c.result, 3)]
+        # only once the search for the reasons came back without one is the document searched again
+        reasons = [c for c in self.calls if c.name == search.name and c.result and c.text.startswith("reasons for")]
+        found = [(s, c.result) for c in reasons for s in quoted(c.text, c.result, 3)]
         if not found or any(GIVES_CAUSE.search(s.text) or CAUSE_TERM in s.title_terms for s, _ in found):
             return ""
         titles = {block.label: block.title for _, result in found for block in parse_blocks(result)}
