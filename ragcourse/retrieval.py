@@ -233,6 +233,8 @@ def demote_unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit]) -
     words = title_words(kb)
     asked = _words(query)
     titles = {h.chunk.title for h in hits}
+    if not any(words.spelled(asked, t) for t in titles):
+        return list(hits)  # the query writes no part of any title: nothing to tell apart (most queries)
     other = {s for s in titles if any(words.tells_apart(asked, t, s) and not words.tells_apart(asked, s, t)
                                       for t in titles - {s})}
     return [h for h in hits if h.chunk.title not in other] + [h for h in hits if h.chunk.title in other]

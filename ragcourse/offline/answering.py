@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -130,6 +131,11 @@ def _quotable(text: str) -> list[str]:
 
 def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
     """Every quotable sentence of the passages, in reading order, without repeats."""
+    return list(_sentences_of(tuple(blocks)))
+
+
+@lru_cache(maxsize=4096)  # every turn of a request reads the same observations again: each is split once
+def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
     result: list[Sentence] = []
     seen: set[str] = set()
     for block in blocks:
@@ -151,7 +157,7 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
                                    frozenset(own | inherited), topic, tuple(find_periods(scope)), lead))
-    return result
+    return tuple(result)
 
 
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
