@@ -30,6 +30,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from .. import prompts
@@ -38,10 +39,9 @@ from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
-from .questions import VERSION_WORDS, Question, analyse, asks_orders, key_phrase
+from .questions import FROM_TO, VERSION_WORDS, Question, analyse, asks_orders, key_phrase
 from .text import (
     MONTHS,
-    NUMBER,
     RELATIVE_SIDE,
     STOPWORDS,
     Period,
@@ -58,7 +58,6 @@ from .text import (
 )
 from .toolbox import Tool, classify, customer_name, order_arguments, text_arguments
 
-_FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
 _ASKS_CHANGE = re.compile(r"\bchang\w*|\bdiffer\w*", re.I)
 _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no longer|previously|formerly|"
@@ -75,6 +74,8 @@ _WHEN_WHERE = re.compile(r"\b(when|where|until when|by when)\b", re.I)
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
+#: "$499,800.00" in a listed record: what it cost.
+_LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
@@ -282,7 +283,7 @@ class Policy:
         """For "by how much (in percent) did X go up?": "new - old", or the relative change, from a quoted
         "from $5,150 to $5,459"."""
         for sentence in self._quoted_sentences(2):
-            m = _FROM_TO.search(sentence.text)
+            m = FROM_TO.search(sentence.text)
             pair = (m[2], m[1]) if m and unit_of(m[1]) == unit_of(m[2]) else _against_plan(sentence.text)
             if pair:
                 new, old = (plain_number(number_value(x)) for x in pair)
@@ -332,13 +333,19 @@ class Policy:
                         return f"{plain_number(number_value(count))} * {plain_number(number_value(rate[1]))}"
         return None
 
-    def listed_items(self) -> list[str]:
-        """The records another system listed, a bullet line and its indented lines each; cancelled ones are left
-        out, since they were not bought."""
-        search = self.tools.get("search")
+    def listed_items(self, bought: bool = True) -> list[str]:
+        """The records another system listed, a bullet line and its indented lines each; with ``bought``, cancelled
+        ones are left out (they add nothing to what was ordered)."""
+        items = self._listed
+        return [item for item in items if not re.search(r"\bcancel", item, re.I)] if bought else list(items)
+
+    @cached_property
+    def _listed(self) -> tuple[str, ...]:
+        """Every listed record, read once per request: a web page's bullet list is no record."""
+        documents = {t.name for role, t in self.tools.items() if role in ("search", "web", "calculator")}
         items: list[str] = []
         for call in self.calls:
-            if not call.result or search and call.name == search.name:
+            if not call.result or call.name in documents:
                 continue
             current: list[str] = []
             for line in [*call.result.splitlines(), ""]:
@@ -348,22 +355,23 @@ class Policy:
                 if current:
                     items.append("\n".join(current))
                 current = [line] if re.match(r"\s*[-*•]\s", line) else []
-        return [item for item in items if not re.search(r"\bcancel", item, re.I)]
+        return tuple(items)
 
     def listed_total(self) -> str | None:
         """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
         if not self.q.total:
             return None
-        amounts = [m[1] for item in self.listed_items() if (m := re.search(r"\$([\d,]+(?:\.\d+)?)", item))]
+        amounts = [m[1] for item in self.listed_items() if (m := _LISTED_AMOUNT.search(item))]
         return " + ".join(plain_number(number_value(a)) for a in amounts) if len(amounts) > 1 else None
 
-    def records_expression(self) -> Records | None:
+    @cached_property
+    def records(self) -> Records | None:
         """What the listed records add up to, used as the question asks: how many are left of a count it states
         ("850 - 464"), or what share they are of a figure the documents give ("1344 / 2100 * 100"), else their
         sum ("how many units ...")."""
         items = self.listed_items()
         units = [(number_value(m[1]), m[2]) for item in items if (m := _LISTED_UNITS.search(item))]
-        amounts = [number_value(m[1]) for item in items if (m := re.search(r"\$([\d,]+(?:\.\d+)?)", item))]
+        amounts = [number_value(m[1]) for item in items if (m := _LISTED_AMOUNT.search(item))]
         by_value = bool(_ASKS_VALUE.search(self.q.text))
         if not items or not by_value and len({p for _, p in units}) != 1:
             return None
@@ -536,11 +544,12 @@ class Policy:
         """A "why" question whose searches found the document but no sentence that gives a cause: the causes often
         stand in a section of their own ("What drove the improvement") that shares none of the question's words, so
         that document is searched once more for its causes, by its title."""
-        search, query = self.tools.get("search"), self._document_cause_query()
+        search, query = self.tools.get("search"), self._document_cause_query
         return [(search, text_arguments(search, query))] if search and query else []
 
+    @cached_property
     def _document_cause_query(self) -> str:
-        """The search for the causes within the document the first searches found (see :meth:`_causes_in_document`);
+        """The search for the causes within the document the first searches found (see :meth:`_causes_in_document`), worked out once per request;
         empty when a found sentence already gives a cause."""
         search = self.tools.get("search")
         if not (search and self.q.cause) or self.q.orders:  # an order's delay is explained by its carrier's notice
@@ -562,8 +571,7 @@ class Policy:
         orders = self.tools.get("orders")
         if not (orders and self.q.cause):
             return []
-        listed = [c.result for c in self.calls if c.name == orders.name and c.result]
-        items = [item for result in listed for item in re.split(r"\n(?=\s*[-*•]\s)", result)[1:]]  # a bullet and its lines
+        items = self.listed_items(bought=False)  # "why was it cancelled?" asks about a cancelled one too
         if re.search(r"\b(?:latest|newest|most recent|last)\b", self.question_text, re.I):
             items = items[:1]  # "my latest order": the first of a list that is newest first
         if not items or len(items) > 3:
@@ -607,7 +615,7 @@ class Policy:
             expression = None
             if calculator:
                 changed = self.change_expression() if q.amount or q.operation == "percent change" else None
-                records = self.records_expression()
+                records = self.records
                 expression = changed or (records.expression if records else None) or (
                     self.share_expression() if q.operation == "share" else self.rate_expression() or self.listed_total())
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
@@ -668,7 +676,7 @@ class Policy:
                 limit = 3 if call.text.startswith("reasons") or q.reviewed else 2
                 chosen = quoted(self._unscoped(call.text), call.result, limit, self.needs_number,
                                 {s.text for s in sentences})
-                if q.cause and call.text == self._document_cause_query():  # the section headed as the causes
+                if q.cause and call.text == self._document_cause_query:  # the section headed as the causes
                     chosen = sentences_of([b for b in parse_blocks(call.result) if _CAUSE_HEADING.search(
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
                 sentences += chosen
@@ -678,7 +686,7 @@ class Policy:
                     missing.append(call.text)
             elif role == "calculator":
                 lead.append(self._cited(self._calculation_line(call, measured), measured))
-                records = self.records_expression()
+                records = self.records
                 if records and records.source and call.text == records.expression:  # the figure it is a share of
                     sentences.append(records.source)
             elif call.result.strip():
@@ -729,7 +737,7 @@ class Policy:
         for and the names it gives are checked, :func:`.answering.select`); else the query, without the source the
         question named (sentences need not repeat "according to" whom)."""
         q = self.q
-        if q.cause and query == self._document_cause_query():  # the document's causes, for the question's change
+        if q.cause and query == self._document_cause_query:  # the document's causes, for the question's change
             return q.cause_query()
         asked = _WHEN_WHERE.findall(q.text)
         if q.referring and asked and any(query.endswith(part) for part in q.referring):
@@ -758,7 +766,7 @@ class Policy:
             unit = units.pop() if len(units) == 1 else ""
             value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
             return f"The total of {', '.join(parts[:-1])} and {parts[-1]} is {value} ({call.result.strip()})."
-        records = self.records_expression()
+        records = self.records
         if result and records and call.text == records.expression:
             return records.line(result, call.result.strip())
         if result and call.text == self.listed_total():

@@ -479,8 +479,12 @@ def _measures(main: str) -> tuple[str, ...]:
     return found
 
 
+#: "from $5,150 to $5,459": a change stated as its two figures.
+FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
+
+
 def _direction(text: str) -> str:
-    stated = re.search(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})", text)  # "up from 91% to 95%"
+    stated = FROM_TO.search(text)  # "up from 91% to 95%"
     if stated and number_value(stated[1]) != number_value(stated[2]):
         return "increase" if number_value(stated[2]) > number_value(stated[1]) else "decline"
     lowered = set(re.findall(r"[a-z]+", text.lower()))
@@ -543,8 +547,9 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
         m.year == p.year and (m.number - 1) // 3 + 1 == p.number for m in spelled_out) == 3)]
     if len(dated) >= 2:
         return [p.text for p in dated]
+    # a share compares a part with its whole; "how much did X go up when 2024's rules replaced 2023's" two years
     if not (_COMPARISON.search(main) or OPERATIONS["share"].search(main)
-            or (_AMOUNT.search(main) and len(periods) >= 2)):  # "how much did X go up when 2024's replaced 2023's"  # a share compares a part with its whole
+            or (_AMOUNT.search(main) and len(periods) >= 2)):
         offered = _alternatives(main)  # "which bakery sold more, North Street or Harbor Lane?"
         return offered if len(offered) >= 2 and (_ASKS_CHOICE.search(main)) else []
     if len(periods) >= 2:
@@ -599,12 +604,17 @@ def context_names(context: str) -> str:
     return " ".join(dict.fromkeys(w for w in kept if w))
 
 
+def _scene_query(context: str, today: date | None) -> str:
+    """A scene-setting statement as a search, its yearless months dated (not by a target year: "moved to 2025")."""
+    return key_phrase(_with_years(context, fill_years(find_periods(context), today, target_years(context))))
+
+
 def _with_context(clauses: list[str], periods: list[Period], context: str, today: date | None) -> list[str]:
     """The search of each part; a part that points back into the statement ("which system was it") takes the
     statement's words, the others its names."""
     if not context:
         return _parts(clauses, periods)
-    scene = key_phrase(_with_years(context, fill_years(find_periods(context), today, target_years(context))))
+    scene = _scene_query(context, today)
     names = context_names(context)
     parts = []
     for clause in clauses:
@@ -685,8 +695,7 @@ def analyse(question: str, today: date | None = None) -> Question:
             and not _STATEMENT_NAMES.search(context):  # "One customer pushed its order to 2025. What payment terms
         # does their contract have?", "... showed one error code. What does the manual say about that code?"
         asked = tuple(dict.fromkeys(_parts(clauses, periods)))  # find the customer first, then ask with its name
-        scene_periods = fill_years(find_periods(context), today, target_years(context))
-        parts, referring = (key_phrase(_with_years(context, scene_periods)), *asked), asked
+        parts, referring = (_scene_query(context, today), *asked), asked
     relative = _RELATIVE.search(text) if not (sides or bridge or context) else None
     if relative and referring and relative.start() > 0:
         relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain
@@ -695,9 +704,10 @@ def analyse(question: str, today: date | None = None) -> Question:
         rest = tuple(dict.fromkeys(p for clause in _PART_SPLIT.split(rest_text) if clause and clause.strip(" ,-–—")
                                    for p in [key_phrase(_with_years(clause, periods))] if p))
         parts, referring = (key_phrase(_with_years(f"{relative[1]} {relative[2]}", periods)), *rest), rest
-        asked = [rest_text]  # "the customer that placed the largest order — when does their contract end?" does
-    else:  # not ask about an order: the clause that names the thing is not what is asked
-        asked = [context, *clauses]
+        # "the customer that placed the largest order — when does their contract end?" asks no order's status:
+        asked_clauses = [rest_text]  # the clause that names the thing is not what is asked
+    else:
+        asked_clauses = [context, *clauses]
     total = bool(_TOTAL.search(text))
     operation = _operation(text, sides, total)
     analysed = Question(
@@ -706,7 +716,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         direction=_direction(text), percent=bool(_PERCENT.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
-        orders=asks_orders(asked), public=bool(_PUBLIC.search(text)),
+        orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
