@@ -237,12 +237,13 @@ def _matching(customers: dict[str, str], customer: str) -> list[str]:
             if wanted == cid.lower() or wanted in name.lower() or name.lower() in wanted]
 
 
-def _product_pattern(product: str | None) -> str | None:
-    """A LIKE pattern for a product as people write it: "LX-200s", "lx200", "Aurora gateways" all find theirs."""
+def _product_key(product: str | None) -> str | None:
+    """A product as people write it, in the form the query compares: "LX-200s", "lx200" and "LX 200" are all
+    "lx200"; "Aurora gateways" is "auroragateway"."""
     if not product or not product.strip():
         return None
     wanted = re.sub(r"(?<=\d)s$|(?<=[a-z]{3})s$", "", product.strip().lower()).replace("-", "").replace(" ", "")
-    return "%" + "%".join(wanted) + "%" if wanted else None
+    return wanted or None
 
 
 def find_orders(user_id: str, *, customer: str | None = None, order_id: str | None = None,
@@ -264,7 +265,7 @@ def find_orders(user_id: str, *, customer: str | None = None, order_id: str | No
         return []
     params = {"owner": _access(user_id), "order_id": order_id or None, "after": after and after.isoformat(),
               "before": before and before.isoformat(), "status": (status or "").lower().replace(" ", "_") or None,
-              "product": _product_pattern(product),
+              "product": _product_key(product),
               **{f"c{i}": cid for i, cid in enumerate(ids)}}
     sql = ("SELECT o.*, c.name AS customer, s.shipment_id, s.carrier, s.tracking_number, s.shipped_date, "
            "s.expected_date, s.delivered_date, s.status AS shipment_status "
@@ -274,7 +275,7 @@ def find_orders(user_id: str, *, customer: str | None = None, order_id: str | No
            "AND (:order_id IS NULL OR o.order_id = :order_id COLLATE NOCASE) "
            "AND (:after IS NULL OR o.order_date >= :after) AND (:before IS NULL OR o.order_date <= :before) "
            "AND (:status IS NULL OR o.status = :status OR s.status = :status) "
-           "AND (:product IS NULL OR REPLACE(REPLACE(LOWER(o.product), '-', ''), ' ', '') LIKE :product) "
+           "AND (:product IS NULL OR REPLACE(REPLACE(LOWER(o.product), '-', ''), ' ', '') = :product) "
            "ORDER BY o.order_date DESC, o.order_id DESC")
     with connect() as db:
         rows = db.execute(sql, params).fetchall()

@@ -94,3 +94,7 @@ def test_the_reply_adds_up_what_it_lists() -> None:
     units, amount = sum(r.quantity for r in rows), sum(r.amount_usd for r in rows)
     assert len(rows) > 1 and text.endswith(f"In all, the {len(rows)} orders: {units:,} × LX-200; ${amount:,.2f}.")
     assert "In all" not in get_order_status("exec_dan", order_id=rows[0].order_id)  # one order needs no total
+
+
+def test_a_product_code_is_not_matched_by_a_longer_one() -> None:
+    assert find_orders("exec_dan", product="TS-4") == []  # "TS-4" is no "TS-40"
