@@ -1017,3 +1017,24 @@ def test_a_verb_that_opens_the_question_is_no_name_to_look_up_on_the_web():
     later = decide(conversation(question, [(n, a, passages[a["query"]]) for n, a in first]),
                    [SEARCH, WEB, CALCULATOR]).tool_calls
     assert later == [("compute", {"expression": "12 - 10"})]
+
+
+def test_a_statement_then_a_dash_and_a_question_that_points_back_is_read_as_two_sentences():
+    dashed = analyse("During the March 2021 kiln outage the ovens all showed one fault code - what does the oven "
+                     "manual say about that code?")
+    stated = analyse("During the March 2021 kiln outage the ovens all showed one fault code. What does the oven "
+                     "manual say about that code?")
+    assert dashed.parts == stated.parts and dashed.referring == stated.referring
+    compared = analyse("bread sales March vs April - which month was higher?")
+    assert len(compared.sides) == 2
+
+
+def test_that_code_is_found_as_a_code_even_when_another_sentence_matches_the_scene_better():
+    question = ("During the March 2021 kiln outage the ovens all showed one fault code. What does the oven manual say "
+                "about that code?")
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    found = ("[kiln.md] Kiln outage review\nThe March 2021 kiln outage stopped the ovens for a day while Hearth "
+             "Systems replaced the burner. Most ovens in the outage showed fault F-31 and cooled down safely.")
+    observed = [(name, args, found) for name, args in first]
+    later = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert later and later[0][1]["query"].startswith("F-31 ")

@@ -76,6 +76,9 @@ _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greates
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 #: "$499,800.00" in a listed record: what it cost.
 _LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
+#: "that code", "this error number": the earlier answer meant is a code, which mixes letters and digits ("AG-115").
+_POINTS_TO_CODE = re.compile(r"\b(?:that|this|the same)\s+(?:[a-z]+\s+)?(?:code|number|id)\b", re.I)
+_CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
@@ -433,8 +436,13 @@ class Policy:
             if not first or call.text != first[0] or not call.result:
                 continue
             wanted = set(terms(first[0]))
-            ranked = sorted(select(first[0], sentences_of(parse_blocks(call.result)), 2), key=lambda x: -x.score)
+            coded = bool(_POINTS_TO_CODE.search(self.q.text))  # "what does the manual say about that code?"
+            every = sentences_of(parse_blocks(call.result))
+            ranked = sorted(select(first[0], every, 2), key=lambda x: -x.score)
             found = [scored.sentence for scored in ranked]  # the best answer first: its name is the one meant
+            if coded:  # a code has letters and digits: the first sentence that gives one, however it ranks
+                found = [s for s in dict.fromkeys([*found, *every])
+                         if any(_CODE.fullmatch(m[0]) for m in _NAMED.finditer(s.text))]
             if _SUPERLATIVE.search(first[0]):  # "the biggest order": the sentence that says which is the biggest
                 found = [s for s in found if _SUPERLATIVE.search(s.text)] or found
             for sentence in found:
@@ -448,7 +456,7 @@ class Policy:
                 for m in _NAMED.finditer(text):
                     name = _with_opening(text, m.start(), _NAME_RUN.match(text, m.start())[0])
                     if name.lower() in self.question_text.lower() or find_periods(name) or \
-                            text[:m.start()].count("(") > text[:m.start()].count(")"):
+                            text[:m.start()].count("(") > text[:m.start()].count(")") or coded and not _CODE.fullmatch(name):
                         continue
                     outside = [a for a, b in asked if not m.start() <= a < m.start() + len(name)]
                     candidates.append((min((abs(m.start() - a) for a in outside), default=len(text)), name))

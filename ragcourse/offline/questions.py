@@ -596,6 +596,13 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
 
 
+#: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not
+#: "the customer who placed the biggest order - when does their contract end?", which names a thing by what it did).
+_DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|where|why)\b)(?:(?!\b(?:who|that|which|whose|"
+                               r"behind)\b)[^?.!])+?)\s+[-–—]\s+((?:what|which|who|how|when|where|why|is|are|do|does|"
+                               r"can|should)\b)", re.I)
+
+
 def context_names(context: str) -> str:
     """The names and codes a scene-setting statement mentions ("Aurora OTA"), not its dates: they scope the search."""
     words = context.split()[1:]
@@ -653,6 +660,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     request = _REQUEST.match(text)
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
+    dashed = _DASHED_STATEMENT.match(text)
+    if dashed and _points_back(text[dashed.end(1):], dashed[1]) and not _COMPARISON.search(dashed[1]) \
+            and len(_alternatives(dashed[1])) < 2:  # "X vs Y - which was higher?" is one question
+        text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
                       or not key_phrase(statement[2], CUE_WORDS)  # "What caused that?" asks only about the statement
