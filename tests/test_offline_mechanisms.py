@@ -1038,3 +1038,13 @@ def test_that_code_is_found_as_a_code_even_when_another_sentence_matches_the_sce
     observed = [(name, args, found) for name, args in first]
     later = decide(conversation(question, observed), [SEARCH]).tool_calls
     assert later and later[0][1]["query"].startswith("F-31 ")
+
+
+def test_a_two_part_question_about_a_name_no_passage_holds_is_refused_not_answered_with_anothers_figures():
+    from ragcourse.offline.answering import REFUSAL, answer
+
+    blocks = [Block("lease-larkfield.md", "Lease agreement — Larkfield Academy",
+                    "The rent is $4,200 per classroom per year. The lease renews every five years.")]
+    assert answer("What rent does Dunmore School pay per classroom, and when does their lease renew?", blocks) == REFUSAL
+    assert "$4,200" in answer("What rent does Larkfield Academy pay per classroom, and when does their lease renew?",
+                              blocks)

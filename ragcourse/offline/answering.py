@@ -282,13 +282,17 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
     parking spaces Rotterdam has, nor does another office's garage. (Once one sentence speaks of it, the others
     may add to the answer.)"""
     q = analyse(question)
-    if q.comparison or q.cause or len(q.parts) > 1:
+    if q.comparison or q.cause:
         return supporting
-    focus = asked_focus(question)
     names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)}
     passage: dict[str, set[str]] = {}
     for sentence in sentences:
         passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)
+    if len(q.parts) > 1:  # the parts may be answered by different passages, but a name none of them holds is a
+        # thing they do not know: another customer's price is no answer about this one
+        known = any(passage) and all(any(_named_in(name, terms_) for terms_ in passage.values()) for name in names)
+        return supporting if known else []
+    focus = asked_focus(question)
     named = [s for s in supporting if all(_named_in(name, passage.get(s.sentence.label, set())) for name in names)]
     if focus and not any(speaks_of(focus, s.sentence) for s in named):
         return []  # nothing speaks of what is asked: refuse rather than quote what is merely near it
