@@ -1048,3 +1048,24 @@ def test_a_two_part_question_about_a_name_no_passage_holds_is_refused_not_answer
     assert answer("What rent does Dunmore School pay per classroom, and when does their lease renew?", blocks) == REFUSAL
     assert "$4,200" in answer("What rent does Larkfield Academy pay per classroom, and when does their lease renew?",
                               blocks)
+
+
+def test_a_capitalised_word_that_named_no_customer_is_dropped_from_the_records_call():
+    tool = {"type": "function", "function": {
+        "name": "parcel_lookup", "description": "Look up parcels of the shipping firm and where they are.",
+        "parameters": {"type": "object", "properties": {
+            "client": {"type": "string", "description": "The client's name."}}, "required": []}}}
+    question = "Weekly review before my calls: which parcels of my clients are still on the way?"
+    first = decide(conversation(question, []), [tool, SEARCH]).tool_calls
+    assert ("parcel_lookup", {"client": "Weekly"}) in first
+    observed = [(name, args, "No parcels matching client 'Weekly'." if name == "parcel_lookup" else "[x.md] X\nNothing.")
+                for name, args in first]
+    later = decide(conversation(question, observed), [tool, SEARCH]).tool_calls
+    assert ("parcel_lookup", {}) in later
+    listing = "2 parcels:\n- P-881 · Dunmore School · on the way\n- P-882 · Larkfield Academy · on the way"
+    observed.append(("parcel_lookup", {}, listing))
+    decision = decide(conversation(question, observed), [tool, SEARCH])
+    while decision.tool_calls:  # any further searches find nothing
+        observed += [(name, args, "[x.md] X\nNothing.") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [tool, SEARCH])
+    assert "P-881" in decision.content and "No parcels matching" not in decision.content

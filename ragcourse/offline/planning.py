@@ -79,6 +79,9 @@ _LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 #: "that code", "this error number": the earlier answer meant is a code, which mixes letters and digits ("AG-115").
 _POINTS_TO_CODE = re.compile(r"\b(?:that|this|the same)\s+(?:[a-z]+\s+)?(?:code|number|id)\b", re.I)
 _CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
+#: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
+_NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
+_CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
@@ -188,7 +191,13 @@ class Policy:
         q, search, orders, web = self.q, self.tools.get("search"), self.tools.get("orders"), self.tools.get("web")
         planned: list[tuple[Tool, dict[str, Any]]] = []
         if orders and q.orders:
-            planned.append((orders, order_arguments(orders, self.question_text, self.today)))
+            arguments = order_arguments(orders, self.question_text, self.today)
+            planned.append((orders, arguments))
+            named = next((key for key in arguments if _CUSTOMER_KEY.search(key)), None)
+            if named and any(c.name == orders.name and c.args == arguments and c.result is not None
+                             and _NOTHING_FOUND.search(c.result[:200]) for c in self.calls):
+                # "Quick account check: which of my customers ...": a capitalised word that named no customer
+                planned.append((orders, {k: v for k, v in arguments.items() if k != named}))
         if search and not (orders and q.orders and not q.comparison and not q.cause):
             planned += [(search, text_arguments(search, query)) for query in q.searches()]
         elif search:  # a part not about orders ("... of the volume in their agreement") is in the documents
@@ -697,7 +706,9 @@ class Policy:
                 records = self.records
                 if records and records.source and call.text == records.expression:  # the figure it is a share of
                     sentences.append(records.source)
-            elif call.result.strip():
+            elif call.result.strip() and not (_NOTHING_FOUND.search(call.result[:200]) and any(
+                    c.name == call.name and c.result and not _NOTHING_FOUND.search(c.result[:200]) for c in self.calls)):
+                # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         lead += self._referent_line(sentences)
         missing = [m for m in missing if m not in on_web]
