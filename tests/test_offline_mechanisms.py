@@ -1069,3 +1069,19 @@ def test_a_capitalised_word_that_named_no_customer_is_dropped_from_the_records_c
         observed += [(name, args, "[x.md] X\nNothing.") for name, args in decision.tool_calls]
         decision = decide(conversation(question, observed), [tool, SEARCH])
     assert "P-881" in decision.content and "No parcels matching" not in decision.content
+
+
+
+def test_every_thing_at_a_rate_per_thing_is_the_documents_count_times_the_rate():
+    question = "If every classroom at Larkfield Academy gets the tablet plan, what would it cost a year?"
+    rate = "[plan.md] Tablet plan — Larkfield Academy\nThe tablet plan costs $350 per classroom per year."
+    lease = "[lease.md] Lease agreement — Larkfield Academy\nThe tenant runs 46 classrooms and two halls."
+    observed: list[tuple[str, dict, str]] = []
+    for _ in range(4):
+        calls = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+        if any(name == "compute" for name, _ in calls) or not calls:
+            break
+        observed += [(name, args, lease if args["query"] == "Larkfield Academy classrooms" else rate)
+                     for name, args in calls]
+    assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
+    assert ("compute", {"expression": "46 * 350"}) in calls

@@ -337,13 +337,32 @@ class Policy:
         itself asks per ("the fee per month over 3 months") is not multiplied: the rate is the answer."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text)
-                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per]
+                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every()
         for sentence in self._quoted_sentences(3) if counts else []:
             for rate in _PER.finditer(sentence.text):
                 for count, thing in counts:
                     if thing and thing == terms(rate[2])[:1]:
                         return f"{plain_number(number_value(count))} * {plain_number(number_value(rate[1]))}"
         return None
+
+    def _counts_of_every(self) -> list[tuple[str, list[str]]]:
+        """"If every gateway in the deal is on the subscription": how many gateways the documents found give."""
+        found, searches = [], {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
+        for every in _EVERY.finditer(self.q.text):
+            thing = re.escape(every[1].lower().removesuffix("s"))
+            counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,2}}?{thing}s?\b", re.I)
+            found += [(m[1], terms(every[1])[:1]) for c in self.calls if c.result and c.name in searches
+                      for m in counted.finditer(c.result) if not is_year(m[1])][:1]
+        return found
+
+    def counting_search(self) -> str:
+        """The search for how many of the things the question counts with "every" ("Sable Rail gateways"), when
+        a rate per that thing is found but not their number."""
+        every = _EVERY.search(self.q.text)
+        if not every or self._counts_of_every() or not any(
+                terms(rate[2])[:1] == terms(every[1])[:1] for s in self._quoted_sentences(3) for rate in _PER.finditer(s.text)):
+            return ""
+        return f"{customer_name(self.question_text)} {every[1].removesuffix('s')}s".strip()
 
     def listed_items(self, bought: bool = True) -> list[str]:
         """The records another system listed, a bullet line and its indented lines each; with ``bought``, cancelled
@@ -635,6 +654,8 @@ class Policy:
                 records = self.records
                 expression = changed or (records.expression if records else None) or (
                     self.share_expression() if q.operation == "share" else self.rate_expression() or self.listed_total())
+            counting = self.counting_search() if calculator and search and not expression else ""
+            planned += [(search, text_arguments(search, counting))] if counting else []
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
         if planned:
             return planned
@@ -832,6 +853,8 @@ class Policy:
 
 
 #: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
+#: "every gateway", "all the depots": a count the question leaves to the documents.
+_EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?)\s+([a-z][a-z-]+)", re.I)
 _COUNTED = re.compile(r"(?<![\w.$€£-])(\d[\d,]*)\s+([a-z][a-z-]+)", re.I)
 _PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)\s*(?:[a-z$€£]+\s+){0,2}?per\s+([a-z][a-z-]+)", re.I)
 
