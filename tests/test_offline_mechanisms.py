@@ -1085,3 +1085,10 @@ def test_every_thing_at_a_rate_per_thing_is_the_documents_count_times_the_rate()
                      for name, args in calls]
     assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
     assert ("compute", {"expression": "46 * 350"}) in calls
+
+
+def test_someone_keeps_asking_why_frames_the_question_and_the_reasons_given_ask_about_the_statement():
+    question = analyse("Parents keep asking why the 2023 fee rise is bigger than the 2022 one. What were the reasons "
+                       "given?")
+    assert question.sides == ("2023", "2022") and question.cause
+    assert question.searches() == ["2023 fee", "2022 fee", "reasons for the 2023 fee increase"]

@@ -118,7 +118,8 @@ _PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
-                      r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:whether|if)\s+",
+                      r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
+                      r"(?=(?:why|how|what|when|which|who)\b))",
                       re.I)
 #: "Rhinmark tender: ..." or "For the Rhinmark tender, ..." names the topic of every part that follows (a label,
 #: not a question of its own).
@@ -325,7 +326,9 @@ _COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger
 
 #: Words of a question that are not the measure: cues, directions, totals, "the two scores", how often or how a
 #: figure is counted ("monthly order intake", "add up", "the record") and month names.
-_NOT_MEASURED = CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
+#: "the reasons given", "the causes they cited": how reasons were offered, not what they are about.
+_GIVEN = word_set("given cited mentioned stated offered listed named provided")
+_NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
@@ -666,7 +669,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
-                      or not key_phrase(statement[2], CUE_WORDS)  # "What caused that?" asks only about the statement
+                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN)  # "What caused that?", "What were the
+                      # reasons given?" ask only about the statement
                       or _BACK_REFERENCE.search(
             statement[2]) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
