@@ -1092,3 +1092,9 @@ def test_someone_keeps_asking_why_frames_the_question_and_the_reasons_given_ask_
                        "given?")
     assert question.sides == ("2023", "2022") and question.cause
     assert question.searches() == ["2023 fee", "2022 fee", "reasons for the 2023 fee increase"]
+
+
+def test_a_concession_is_not_what_is_asked_and_a_dip_is_a_decline():
+    question = analyse("why did ferry ticket sales dip in Q2 2019 even though it was the busiest tourist quarter?",
+                       date(2019, 9, 1))
+    assert question.searches() == ["ferry ticket sales dip Q2 2019", "reasons for the Q2 2019 ferry ticket sales decline"]

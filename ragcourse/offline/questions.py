@@ -67,7 +67,8 @@ AGGREGATE_WORDS = word_set("total totals combined sum altogether overall whole e
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
-                           "shrink shrank slump slumped worsen worsened")
+                           "shrink shrank slump slumped worsen worsened dip dipped slip slipped sag sagged "
+                           "weaken weakened soften softened")
 
 #: Words that say which version of a figure is meant: the plan or the outcome ("budgeted" vs "actual" margin).
 VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted target targeted projected estimated expected "
@@ -599,6 +600,8 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
 
 
+#: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
+_CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite|in spite of)\b[^?;:]*", re.I)
 #: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not
 #: "the customer who placed the biggest order - when does their contract end?", which names a thing by what it did).
 _DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|where|why)\b)(?:(?!\b(?:who|that|which|whose|"
@@ -678,6 +681,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         one_question = True
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
+    text = _CONCESSION.sub("", text) or text  # "why did X dip even though sales were a record?" asks about X
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     preamble = [c for c in clauses if _PREAMBLE.match(c)]
