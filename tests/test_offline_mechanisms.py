@@ -1098,3 +1098,12 @@ def test_a_concession_is_not_what_is_asked_and_a_dip_is_a_decline():
     question = analyse("why did ferry ticket sales dip in Q2 2019 even though it was the busiest tourist quarter?",
                        date(2019, 9, 1))
     assert question.searches() == ["ferry ticket sales dip Q2 2019", "reasons for the Q2 2019 ferry ticket sales decline"]
+
+
+def test_can_someone_explain_frames_the_question_and_a_second_why_about_it_keeps_the_first_parts_subject():
+    question = "Can someone explain why the new kiln firmware cracked the glaze, and why testing didn't catch it?"
+    assert analyse(question).parts == ("new kiln firmware cracked glaze", "testing catch")
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    found = "[kiln.md] Kiln review\nHearth Systems shipped firmware 2.1, which cracked the glaze because it heated too fast."
+    later = decide(conversation(question, [(name, args, found) for name, args in first]), [SEARCH]).tool_calls
+    assert ("find_docs", {"query": "new kiln firmware cracked glaze testing catch"}) in later

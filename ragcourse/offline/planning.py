@@ -645,7 +645,9 @@ class Policy:
         if q.referring and search:
             # "its address": searched with the name the first part's answer gave, else with the first part's words
             first = next((p for p in q.parts if p not in q.referring), "")
-            scope = self.referent() or first
+            # "why did X fail, and why did testing not catch it?": "it" is X, the first part's subject, not a name in
+            # its answer (an answer of reasons names no thing)
+            scope = first if re.match(r"\s*why\b", q.text, re.I) else self.referent() or first
             planned = [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
         if not q.comparison:
             expression = None

@@ -119,6 +119,8 @@ _PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
+                      r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
+                      r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
                       r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
                       r"(?=(?:why|how|what|when|which|who)\b))",
                       re.I)
