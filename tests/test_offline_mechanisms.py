@@ -1107,3 +1107,18 @@ def test_can_someone_explain_frames_the_question_and_a_second_why_about_it_keeps
     found = "[kiln.md] Kiln review\nHearth Systems shipped firmware 2.1, which cracked the glaze because it heated too fast."
     later = decide(conversation(question, [(name, args, found) for name, args in first]), [SEARCH]).tool_calls
     assert ("find_docs", {"query": "new kiln firmware cracked glaze testing catch"}) in later
+
+
+def test_a_part_searched_with_a_found_name_quotes_that_names_passages_by_what_the_part_asks():
+    question = "The school that won the 2019 rowing cup — when does their lease run out?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    cup = "[cup.md] Rowing cup 2019\nDunmore School won the 2019 rowing cup by two lengths."
+    observed = [(name, args, cup) for name, args in first]
+    later = decide(conversation(question, observed), [SEARCH]).tool_calls
+    assert later and later[0][1]["query"].startswith("Dunmore School ")
+    lease = ("[lease-dunmore.md] Lease agreement — Dunmore School\nThis lease is made between Harbour Estates and "
+             "Dunmore School for the boathouse on Quay Road. The term runs from 1 May 2018 to 30 April 2028.\n\n"
+             "[lease-larkfield.md] Lease agreement — Larkfield Academy\nThe term runs from 1 June 2020 to 31 May 2025.")
+    observed += [(name, args, lease) for name, args in later]
+    answer = decide(conversation(question, observed), [SEARCH]).content
+    assert "30 April 2028" in answer and "31 May 2025" not in answer

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -516,7 +517,7 @@ class Policy:
         names = self._names() + [frozenset({t}) for t in self._unknown_terms(searched)]
         empty = [c for c in searched if not any(  # a near miss that never names the asked thing is no answer
             not names or any(name <= s.terms | s.title_terms for name in names)
-            for s in quoted(self._unscoped(c.text), c.result, 3, self.needs_number))]
+            for s in self._quote(c, 3))]
         if _NAMED.search(self.question_text) or names:
             return [(web, text_arguments(web, c.text)) for c in empty]
         # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
@@ -714,13 +715,12 @@ class Policy:
                 continue
             if role in ("search", "web"):
                 limit = 3 if call.text.startswith("reasons") or q.reviewed else 2
-                chosen = quoted(self._unscoped(call.text), call.result, limit, self.needs_number,
-                                {s.text for s in sentences})
+                chosen = self._quote(call, limit, {s.text for s in sentences})
                 if q.cause and call.text == self._document_cause_query:  # the section headed as the causes
                     chosen = sentences_of([b for b in parse_blocks(call.result) if _CAUSE_HEADING.search(
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
                 sentences += chosen
-                if chosen or quoted(self._unscoped(call.text), call.result, 1, self.needs_number):
+                if chosen or self._quote(call, 1):
                     on_web |= {call.text} if role == "web" else set()
                 elif not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)
@@ -773,6 +773,27 @@ class Policy:
         """A one-part "how many ...?" question: only a sentence with a number answers it."""
         q = self.q
         return bool(asks_quantity(self.question_text)) and not (q.comparison or q.cause or len(q.parts) > 1)
+
+    def _named_part(self, call: Call) -> tuple[str, str]:
+        """(name, part) when ``call`` searched a referring part with the name an earlier answer gave."""
+        name = self.referent() if self.q.referring else ""
+        return name, next((p for p in self.q.referring if name and call.text == f"{name} {p}"), "")
+
+    def _quote(self, call: Call, limit: int, exclude: Collection[str] = ()) -> list[Sentence]:
+        """The sentences a search's result gives for its query. A part searched with the name an earlier answer
+        gave ("Halvorsen Marine when does the agreement run out") is answered by the part's own words, from the
+        passages that name it, besides what the whole query finds: the sentence naming the parties matches the name,
+        not what is asked."""
+        assert call.result is not None
+        found = quoted(self._unscoped(call.text), call.result, limit, self.needs_number, exclude)
+        name, part = self._named_part(call)
+        if not part:
+            return found
+        wanted = set(terms(name))
+        blocks = [b for b in parse_blocks(call.result) if wanted <= set(terms(f"{b.title} {b.text}"))]
+        own = [s.sentence for s in select(self._unscoped(part), sentences_of(blocks), limit, self.needs_number,
+                                          {*exclude, *(s.text for s in found)})]
+        return sorted([*found, *own], key=lambda s: (s.label, s.position)) if own else found
 
     def _unscoped(self, query: str) -> str:
         """What a search's sentences must answer: for a one-part question of fact the question itself (so what it asks
