@@ -1122,3 +1122,20 @@ def test_a_part_searched_with_a_found_name_quotes_that_names_passages_by_what_th
     observed += [(name, args, lease) for name, args in later]
     answer = decide(conversation(question, observed), [SEARCH]).content
     assert "30 April 2028" in answer and "31 May 2025" not in answer
+
+
+def test_a_drop_in_money_and_as_a_fraction_of_where_it_started_gives_both():
+    question = ("Ferry ticket sales: March vs April 2019. How big was the drop in $M and as a fraction of the March "
+                "level?")
+    asked = analyse(question, date(2019, 9, 1))
+    assert asked.sides == ("March 2019", "April 2019") and asked.operation == "percent change" and asked.percent
+    passages = {query: f"[ferry-{month}.md] Ferry report {month} 2019\nTicket sales were ${amount}M in {month} 2019."
+                for query in asked.side_queries()
+                for month, amount in (("March", "3.4"), ("April", "2.9")) if month in query}
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    observed = [(name, args, passages[args["query"]]) for name, args in first]
+    second = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    assert second == [("compute", {"expression": "(2.9 - 3.4) / 3.4 * 100"})]
+    answer = decide(conversation(question, [*observed, (*second[0], "(2.9 - 3.4) / 3.4 * 100 = -14.70588235")]),
+                    [SEARCH, CALCULATOR]).content
+    assert "a change of -$0.5M, or -14.7%" in answer

@@ -850,12 +850,11 @@ class Policy:
         a, b = pair
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
-            value = float(result)
-            money = f"{abs(value):,.2f}".replace(".00", "")
-            money = money.rstrip("0") if a.unit[1:] and "." in money else money  # "$0.5M", but "$1,089.50"
-            result, unit = f"{'-' if value < 0 else ''}${money}" + a.unit[1:], ""
+            result, unit = _money(float(result), a.unit), ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         change = "a change" if self.q.percent else "a difference"
+        if self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # "the drop in $M and as a fraction"
+            result = f"{_money(round(a.value - b.value, 6), a.unit)}, or {result}"
         return (f"{label(a.side)} ({a.text}) is {relation} than {label(b.side)} ({b.text}): {change} of {result}{unit} "
                 f"({call.result.strip()}).")
 
@@ -977,6 +976,13 @@ def _with_opening(text: str, start: int, name: str) -> str:
     """A name with the capitalised word that opens the sentence before it: "Oakridge Chemicals", not "Chemicals"."""
     opening = re.fullmatch(r"([A-Z][\w&/-]+) ", text[:start])
     return f"{opening[1]} {name}" if opening and opening[1].lower() not in STOPWORDS else name
+
+
+def _money(value: float, unit: str) -> str:
+    """A sum of money as written beside its unit: "$1,089", "-$1.3M", "$1,089.50"."""
+    money = f"{abs(value):,.2f}".replace(".00", "")
+    money = money.rstrip("0") if unit[1:] and "." in money else money  # "$0.5M", but "$1,089.50"
+    return f"{'-' if value < 0 else ''}${money}{unit[1:]}"
 
 
 def _in_dollars(quantity: str) -> float:

@@ -157,6 +157,9 @@ OPERATIONS: dict[str, re.Pattern[str]] = {
     "max": re.compile(r"\b(?:most|highest|largest|biggest|greatest|top|more|larger|bigger|higher)\b", re.I),
     "min": re.compile(r"\b(?:least|lowest|smallest|fewest|less|fewer|smaller|lower)\b", re.I),
 }
+#: A change measured against where it started: "the drop ... as a fraction of the September level".
+_CHANGE_AS_SHARE = re.compile(r"\b(?:drop|fall|decline|decrease|increase|rise|growth|change|gap)\b[^?.;]*?\bas an? "
+                              r"(?:fraction|share|percentage|proportion|percent)\s+of\b", re.I)
 #: Which words of a share question name the whole and which the part: "what share of <whole> came from <part>",
 #: "of all <whole>, what percentage <part>", "<part> as a share of <whole>".
 _SHARE_OF = (
@@ -508,6 +511,8 @@ _WHICH_SIDE = re.compile(rf"\b(?:which|who|whether)\b.*\b(?:{_COMPARATIVES})\b",
 def _operation(text: str, sides: list[str], total: bool) -> str:
     """How the found numbers combine: the first operation the grammar names, else the closest in meaning. An
     explicit ask for the gap ("how much higher") is a difference even when a measure reads "per night"."""
+    if len(sides) == 2 and _CHANGE_AS_SHARE.search(text):  # "the drop as a fraction of the September level"
+        return "percent change"
     for name, pattern in OPERATIONS.items():
         if name in ("ratio", "sum") and _DIFFERENCE.search(text):  # "which deal is bigger in total value, by how much"
             return "difference"
@@ -602,6 +607,8 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
 
 
+#: "How big was the drop?" after "X: Sept vs Dec.": the change between the sides just named.
+_THE_CHANGE = re.compile(r"\bthe (?:drop|gap|difference|change|increase|decrease|decline|rise|fall|growth|jump)\b", re.I)
 #: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
 _CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite|in spite of)\b[^?;:]*", re.I)
 #: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not
@@ -676,8 +683,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
                       or not key_phrase(statement[2], CUE_WORDS | _GIVEN)  # "What caused that?", "What were the
                       # reasons given?" ask only about the statement
-                      or _BACK_REFERENCE.search(
-            statement[2]) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
+                      or (_BACK_REFERENCE.search(statement[2]) or _THE_CHANGE.search(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
         one_question = True
@@ -734,7 +740,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
-        direction=_direction(text), percent=bool(_PERCENT.search(text)) and operation == "percent change", total=total,
+        direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
         orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text)),
