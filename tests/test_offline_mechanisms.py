@@ -1139,3 +1139,18 @@ def test_a_drop_in_money_and_as_a_fraction_of_where_it_started_gives_both():
     answer = decide(conversation(question, [*observed, (*second[0], "(2.9 - 3.4) / 3.4 * 100 = -14.70588235")]),
                     [SEARCH, CALCULATOR]).content
     assert "a change of -$0.5M, or -14.7%" in answer
+
+
+def test_a_news_page_quoted_for_why_brings_its_headline():
+    question = "Dunmore School's latest parcel - has it arrived yet? if not, what's holding it up?"
+    listing = ("1 parcel matching customer 'Dunmore School' (newest first):\n"
+               "- P-881 · Dunmore School · sent 2024-01-30\n  carried by Swiftline Couriers: delayed, promised for 2024-02-01")
+    news = ("[web-fog.md] Fog and a port strike hold up ferries in the north — Couriers reschedule\n"
+            "Swiftline Couriers said that all deliveries to the islands would be rescheduled with a delay of two days.")
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [ORDERS, SEARCH, WEB])
+    while decision.tool_calls:
+        observed += [(name, args, listing if name == "parcel_status" else news if "Swiftline" in args.get("query", "")
+                      else "[x.md] X\nNothing.") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [ORDERS, SEARCH, WEB])
+    assert "Fog and a port strike hold up ferries in the north [web-fog.md]" in decision.content

@@ -38,7 +38,7 @@ from .. import prompts
 from .answering import CAUSE_TERM, GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, select, sentences_of
 from .dates import fill_years, today_from
 from .lexicon import similarity
-from .messages import canonical_json, content_text, parse_blocks, system_text
+from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
 from .questions import FROM_TO, VERSION_WORDS, Question, analyse, asks_orders, key_phrase
 from .text import (
@@ -719,6 +719,8 @@ class Policy:
                 if q.cause and call.text == self._document_cause_query:  # the section headed as the causes
                     chosen = sentences_of([b for b in parse_blocks(call.result) if _CAUSE_HEADING.search(
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
+                if q.cause and role == "web":  # a news page's headline sums up what happened and why
+                    sentences += _headlines(call.result, {s.label for s in chosen or self._quote(call, limit)})
                 sentences += chosen
                 if chosen or self._quote(call, 1):
                     on_web |= {call.text} if role == "web" else set()
@@ -976,6 +978,12 @@ def _with_opening(text: str, start: int, name: str) -> str:
     """A name with the capitalised word that opens the sentence before it: "Oakridge Chemicals", not "Chemicals"."""
     opening = re.fullmatch(r"([A-Z][\w&/-]+) ", text[:start])
     return f"{opening[1]} {name}" if opening and opening[1].lower() not in STOPWORDS else name
+
+
+def _headlines(result: str, labels: set[str]) -> list[Sentence]:
+    """The headline of each web page quoted ("Ice and a terminal strike hold up road freight"), as a sentence."""
+    pages = {b.label: b.title.split(" — ")[0] for b in parse_blocks(result) if b.label in labels}
+    return [s for label, title in pages.items() if title for s in sentences_of([Block(label, title, f"{title}.")])[:1]]
 
 
 def _money(value: float, unit: str) -> str:
