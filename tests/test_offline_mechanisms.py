@@ -1154,3 +1154,7 @@ def test_a_news_page_quoted_for_why_brings_its_headline():
                       else "[x.md] X\nNothing.") for name, args in decision.tool_calls]
         decision = decide(conversation(question, observed), [ORDERS, SEARCH, WEB])
     assert "Fog and a port strike hold up ferries in the north [web-fog.md]" in decision.content
+
+
+def test_business_short_forms_are_read_as_the_words_documents_use():
+    assert correct("capex vs opex per qtr, approx") == "capital expenditure vs operating expenses per quarter, approximately"

@@ -48,8 +48,10 @@ def _corrected_word(word: str) -> str:
     return match[0]
 
 
-#: Short forms of grammar words that analysts type ("avg monthly cost", "pct of revenue").
-ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "year", "yrs": "years"}
+#: Short forms that analysts type ("avg monthly cost", "pct of revenue", "capex").
+ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "year", "yrs": "years",
+                 "qtr": "quarter", "capex": "capital expenditure", "opex": "operating expenses",
+                 "approx": "approximately", "dept": "department", "mgr": "manager"}
 
 
 def correct(text: str) -> str:
