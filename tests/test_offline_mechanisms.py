@@ -1158,3 +1158,14 @@ def test_a_news_page_quoted_for_why_brings_its_headline():
 
 def test_business_short_forms_are_read_as_the_words_documents_use():
     assert correct("capex vs opex per qtr, approx") == "capital expenditure vs operating expenses per quarter, approximately"
+
+
+def test_now_vs_the_old_amount_is_computed_from_a_sentence_that_says_one_replaces_the_other():
+    question = "ok so the junior club fee changed when the 2022 rules came in. how much more is it now vs the old fee?"
+    rules = "[fees.md] Club rules 2022\nThe $40 junior fee of the 2021 rules is replaced by a junior fee of $55 per term."
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and not any(name == "compute" for name, _ in decision.tool_calls):
+        observed += [(name, args, rules) for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    assert decision.tool_calls == [("compute", {"expression": "55 - 40"})]

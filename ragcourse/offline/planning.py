@@ -80,6 +80,9 @@ _LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 #: "that code", "this error number": the earlier answer meant is a code, which mixes letters and digits ("AG-115").
 _POINTS_TO_CODE = re.compile(r"\b(?:that|this|the same)\s+(?:[a-z]+\s+)?(?:code|number|id)\b", re.I)
 _CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
+#: A question that sets what is now against what was before: "now vs the old one-off amount", "old vs new".
+_OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|former|earlier|one-off|before)\b|"
+                          r"\b(?:old|previous|former|earlier)\b.*\b(?:new|now|current)\b", re.I)
 #: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
 _NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
 _CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
@@ -297,7 +300,8 @@ class Policy:
         "from $5,150 to $5,459"."""
         for sentence in self._quoted_sentences(2):
             m = FROM_TO.search(sentence.text)
-            pair = (m[2], m[1]) if m and unit_of(m[1]) == unit_of(m[2]) else _against_plan(sentence.text)
+            pair = (m[2], m[1]) if m and unit_of(m[1]) == unit_of(m[2]) else (
+                _against_plan(sentence.text) or _replaced(sentence.text))
             if pair:
                 new, old = (plain_number(number_value(x)) for x in pair)
                 return f"({new} - {old}) / {old} * 100" if self.q.percent else f"{new} - {old}"
@@ -664,6 +668,9 @@ class Policy:
             return planned
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
+        replaced = self.change_expression() if calculator and not pair and _OLD_AND_NEW.search(q.text) else None
+        if replaced:  # "how much more is it now vs the old one-off amount?": one sentence gives both
+            return [(calculator, text_arguments(calculator, replaced))]
         planned = [
             (calculator, text_arguments(calculator, expression)) for expression in map(self.calculation, measured.values())
             if calculator and expression]
@@ -959,6 +966,20 @@ def _against_plan(text: str) -> tuple[str, str] | None:
     if len(planned) != 1:
         return None
     return found[1 - planned[0]][0], found[planned[0]][0]
+
+
+def _replaced(text: str) -> tuple[str, str] | None:
+    """The new amount and the old one of a sentence that says one replaces the other: "the one-time $400 allowance
+    is replaced by an allowance of $750" -> ("$750", "$400"); "now $55 instead of $40" -> ("$55", "$40")."""
+    found = [m for m in numbers(text) if not is_year(m[0].strip())]
+    if len(found) != 2 or unit_of(found[0][0]) != unit_of(found[1][0]):
+        return None
+    between = text[found[0].end():found[1].start()]
+    if re.search(r"\b(?:(?:is|are|was|were|will be|has been|have been) replaced (?:by|with)|gives way to)\b", between):
+        return found[1][0], found[0][0]
+    if re.search(r"\b(?:replaces|replacing|instead of|in place of)\b", between):
+        return found[0][0], found[1][0]
+    return None
 
 
 def _described_by(text: str, found: list[re.Match[str]], i: int, wanted: set[str]) -> float:

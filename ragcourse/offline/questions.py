@@ -604,7 +604,9 @@ _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?
 _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
-_STATEMENT = re.compile(r"^(.+[.!])\s+([A-Z][^.!?]*\?)$")
+_STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\?)$")
+#: "ok so ...", "well, ...": words that open a chat message, not the question.
+_OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+", re.I)
 
 
 #: "How big was the drop?" after "X: Sept vs Dec.": the change between the sides just named.
@@ -664,6 +666,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     question = anchor_relative(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = expand_spans(text)
+    text = _OPENER.sub("", text) or text
     source = _SOURCE.match(text)
     if source:
         text = text[source.end():]
