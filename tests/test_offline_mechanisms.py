@@ -125,7 +125,9 @@ def test_a_sentence_that_lists_causes_is_followed_up_cause_by_cause():
                 for name, args in first]
     assert any(args["query"].startswith("reasons") for _, args in first)
     queries = [args["query"] for _, args in decide(conversation(question, observed), [SEARCH]).tool_calls]
-    assert queries == ["rainy spring Q2 2023", "new rival scheme Q2 2023", "higher prices Q2 2023"]
+    # and the document that gave them is searched for a section of its own on the causes, by its title
+    assert queries == ["rainy spring Q2 2023", "new rival scheme Q2 2023", "higher prices Q2 2023",
+                       "Rental review Q2 2023 why causes reasons decline drop"]
 
 
 def test_orders_arguments_read_the_customer_and_the_status_the_question_names():

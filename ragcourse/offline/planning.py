@@ -35,7 +35,7 @@ from functools import cached_property
 from typing import Any
 
 from .. import prompts
-from .answering import CAUSE_TERM, GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, select, sentences_of
+from .answering import GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, select, sentences_of
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
@@ -582,23 +582,24 @@ class Policy:
                 if names and not asks_orders([part])]
 
     def _causes_in_document(self) -> list[tuple[Tool, dict[str, Any]]]:
-        """A "why" question whose searches found the document but no sentence that gives a cause: the causes often
-        stand in a section of their own ("What drove the improvement") that shares none of the question's words, so
+        """A "why" question whose search for the reasons found a document: the causes often stand in a section of
+        their own ("What drove the improvement", "Root cause") that shares none of the question's words, and the
+        first sentence that gives a cause ("because the certificate had expired") is seldom the cause behind it, so
         that document is searched once more for its causes, by its title."""
         search, query = self.tools.get("search"), self._document_cause_query
         return [(search, text_arguments(search, query))] if search and query else []
 
     @cached_property
     def _document_cause_query(self) -> str:
-        """The search for the causes within the document the first searches found (see :meth:`_causes_in_document`), worked out once per request;
-        empty when a found sentence already gives a cause."""
+        """The search for the causes within the document the search for the reasons found (see
+        :meth:`_causes_in_document`), worked out once per request."""
         search = self.tools.get("search")
         if not (search and self.q.cause) or self.q.orders:  # an order's delay is explained by its carrier's notice
             return ""
-        # only once the search for the reasons came back without one is the document searched again
+        # once the search for the reasons came back, the document it found is searched for its causes
         reasons = [c for c in self.calls if c.name == search.name and c.result and c.text.startswith("reasons for")]
         found = [(s, c.result) for c in reasons for s in quoted(c.text, c.result, 3)]
-        if not found or any(GIVES_CAUSE.search(s.text) or CAUSE_TERM in s.title_terms for s, _ in found):
+        if not found:
             return ""
         titles = {block.label: block.title for _, result in found for block in parse_blocks(result)}
         title = titles.get(found[0][0].label, "")
