@@ -1017,3 +1017,14 @@ def test_a_verb_that_opens_the_question_is_no_name_to_look_up_on_the_web():
     later = decide(conversation(question, [(n, a, passages[a["query"]]) for n, a in first]),
                    [SEARCH, WEB, CALCULATOR]).tool_calls
     assert later == [("compute", {"expression": "12 - 10"})]
+
+
+def test_a_sentence_two_passages_hold_cites_both() -> None:
+    from ragcourse.offline.answering import answer
+
+    ending = "Lockers are emptied every Friday evening by the caretaker."
+    blocks = [Block("gym.pdf#page=4", "Gym rules — Lockers", f"Members bring their own padlock. {ending}"),
+              Block("gym.pdf#page=5", "Gym rules — Lockers", f"{ending} Towels can be rented at the desk.")]
+    text = answer("When are the lockers emptied?", blocks)
+    assert "caretaker [gym.pdf#page=4] [gym.pdf#page=5]." in text
+    assert "Towels" not in text and "padlock" not in text  # only the passages whose sentence it quotes
