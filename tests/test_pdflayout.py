@@ -184,6 +184,17 @@ def test_a_section_continued_on_the_next_page_is_cited_by_the_page_it_starts_on(
     assert two.markdown.splitlines()[-1] == "Puppies eat four small meals."
 
 
+def test_a_page_that_opens_a_section_also_ends_the_page_before() -> None:
+    first = FakePage([("Kennel rules", 16.0, "/Sans-Bold"), ("Dogs are walked twice a day.", 11.0, "/Sans")])
+    second = FakePage([("Feeding", 16.0, "/Sans-Bold"), ("Puppies eat four small meals.", 11.0, "/Sans"),
+                       ("Grooming", 16.0, "/Sans-Bold"), ("Long coats are brushed daily.", 11.0, "/Sans")])
+    third = FakePage([("Visits", 16.0, "/Sans-Bold"), ("Visitors come on Sundays.", 11.0, "/Sans")])
+    one, two, three = layout_pages([first, second, third]).pages
+    assert one.markdown.endswith("Puppies eat four small meals.")  # a passage running over the break starts on 1
+    assert "Puppies eat four small meals." in two.markdown and "Grooming" not in one.markdown
+    assert "Visits" not in two.markdown  # a heading alone is no opening worth copying
+
+
 def test_a_page_that_only_continues_a_section_keeps_its_own_text() -> None:
     first = FakePage([("Kennel rules", 16.0, "/Sans-Bold"), ("Dogs are walked twice a day.", 11.0, "/Sans")])
     second = FakePage([("Cats stay indoors.", 11.0, "/Sans")])
