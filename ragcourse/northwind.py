@@ -124,7 +124,8 @@ def score_question(kb, q: NorthwindQuestion, mode: str) -> dict[str, float | str
     from .pipeline import simple_rag
 
     result = simple_rag(q.question, USER, kb=kb) if mode == "simple" else agentic_rag(q.question, USER)
-    first = next((s.args.get("query") for s in result.trace if s.tool == "search_knowledge_base"), q.question)
+    first = next((s.args.get("searched") or s.args.get("query") for s in result.trace
+                  if s.tool == "search_knowledge_base"), q.question)
     pages = _first_search_pages(kb, first or q.question)
     cited = {(c.source, c.page) for c in result.citations}
     given = {(p.source, p.page or 0) for step in result.trace for p in step.passages or ()}

@@ -29,14 +29,15 @@ def resolve_user(user_id: str | None, kb: KnowledgeBase | None = None) -> str:
 
 
 def run_search(query: str, user_id: str, *, top_k: int = 3, rewrite: bool = True, client=None,  # noqa: ANN001
-               kb: KnowledgeBase | None = None) -> SearchRun:
+               kb: KnowledgeBase | None = None, asked: str = "") -> SearchRun:
     """The full retrieval pipeline for one user; permissions are applied inside both retrievers."""
-    return search(kb or get_kb(), query, user_id, rewrite=rewrite, top_k=top_k, client=client)
+    return search(kb or get_kb(), query, user_id, rewrite=rewrite, top_k=top_k, client=client, asked=asked)
 
 
-def search_knowledge_base(query: str, user_id: str | None = None, *, top_k: int = 3) -> list[Passage]:
-    """The passages ``user_id`` may read that best answer ``query``, best first."""
-    run = run_search(query, resolve_user(user_id), top_k=top_k)
+def search_knowledge_base(query: str, user_id: str | None = None, *, top_k: int = 3, asked: str = "") -> list[Passage]:
+    """The passages ``user_id`` may read that best answer ``query``, best first (``asked``: the question an agent
+    wrote the query for, which names the document when the query does not)."""
+    run = run_search(query, resolve_user(user_id), top_k=top_k, asked=asked)
     return [hit.chunk.passage(hit.score) for hit in run.hits]
 
 

@@ -222,20 +222,25 @@ def title_words(kb: SearchableKB) -> TitleWords:
     return _TITLE_WORDS[kb.bm25]
 
 
-def demote_unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit]) -> list[Hit]:
+def demote_unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit], asked: str = "") -> list[Hit]:
     """The hits with those from a document whose sibling the query names moved to the end.
 
     Sibling documents ("Harbour Line Cargo Rules", "Harbour Line Passenger Rules") say nearly the same sentences,
     so for "how late does Harbour Line Cargo take bookings?" both retrievers return both. A query that writes part
     of one title, with a word that tells it from the other, is about that document — unless it tells the other
     apart too, as a comparison does. Runs before the reranker, like :func:`demote_other_periods`.
+
+    ``asked`` is the question an agent's query was written for: a query that writes no part of any title ("hospice
+    care services", one part of a question about a named plan) is about the document the question names.
     """
     words = title_words(kb)
-    asked = _words(query)
     titles = {h.chunk.title for h in hits}
-    if not any(words.spelled(asked, t) for t in titles):
-        return list(hits)  # the query writes no part of any title: nothing to tell apart (most queries)
-    other = {s for s in titles if any(words.tells_apart(asked, t, s) and not words.tells_apart(asked, s, t)
+    named = _words(query)
+    if not any(words.spelled(named, t) for t in titles):
+        named = _words(asked)
+        if not any(words.spelled(named, t) for t in titles):
+            return list(hits)  # neither writes part of any title: nothing to tell apart (most queries)
+    other = {s for s in titles if any(words.tells_apart(named, t, s) and not words.tells_apart(named, s, t)
                                       for t in titles - {s})}
     return [h for h in hits if h.chunk.title not in other] + [h for h in hits if h.chunk.title in other]
 
@@ -264,7 +269,7 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
 
 def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, rerank: bool = True,
            candidates: int = 20, top_n: int = 5, top_k: int = 3, client: Any = None,
-           reranker: Reranker | None = None) -> SearchRun:
+           reranker: Reranker | None = None, asked: str = "") -> SearchRun:
     """The full pipeline; returns the ``top_k`` hits and every stage's hits and timings (ms).
 
     With ``rewrite`` the model turns the question into up to three search queries; the
@@ -273,7 +278,8 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
     ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
     from a sibling of the document the query names, have been moved behind the rest
-    (:func:`demote_other_periods`, :func:`demote_unnamed_siblings`).
+    (:func:`demote_other_periods`, :func:`demote_unnamed_siblings`; ``asked``, the question behind an agent's
+    query, names the document when the query does not).
     """
     from .rerank import default_reranker
     from .rewrite import rewrite_query
@@ -307,7 +313,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     run.hits = fused[:top_k]
     if rerank and fused:
         with _timed(timings, "rerank"):
-            pool = demote_unnamed_siblings(kb, query, demote_other_periods(query, fused))[:top_n]
+            pool = demote_unnamed_siblings(kb, query, demote_other_periods(query, fused), asked)[:top_n]
             reranked = (reranker or default_reranker()).rerank(query, pool)
         run.stages["rerank input"], run.stages["reranked"] = pool, reranked
         run.hits = reranked[:top_k]

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .bm25 import tokenize
+
 # Re-exported for the notebooks (``tools.seed_filter(...)``) and older imports.
 from .calculator import CalculationError as CalculationError
 from .calculator import _power as _power  # notebook 06 prints its source
@@ -166,16 +168,37 @@ _IDENTITY_ARGUMENT = re.compile(r"user|^as_|as_user|role|identity|account|impers
                                 r"group|permission|clearance", re.I)
 
 
+#: A knowledge-base query made only of a one-part question's words, and of at least this share of them, restates
+#: the question, and the question is searched instead.
+RESTATES = 0.8
+#: A question in several parts: a second question after "and" ("..., and what is its address?") or a second sentence.
+_SECOND_PART = re.compile(r"\b(?:and|also|then)\s+(?:what|which|who|whose|when|where|why|how|is|are|does|do|did|"
+                          r"can|should|will)\b|[.?!]\s+\S", re.I)
+
+
+def restates(query: str, question: str) -> bool:
+    """Whether ``query`` is a one-part question in fewer words ("protection Contoso offer balance billing").
+
+    Such key words embed worse than the sentence they come from (Northwind dev: the truth page's vector rank fell
+    from 1 to 5-11), and BM25 scores the same terms either way. The search for one part of a question in several
+    parts holds most of its words too, but the question's other part would pull in passages about that, so it is
+    searched as written.
+    """
+    words, asked = set(tokenize(query)), set(tokenize(question))
+    return (bool(words) and words <= asked and len(words) >= RESTATES * len(asked)
+            and not _SECOND_PART.search(question.strip()))
+
+
 def normalise_query(query: str) -> str:
     """Lower-case, single spaces, no surrounding punctuation: "Q3  gross margin?" and "q3 gross margin" are one key."""
     return " ".join(re.sub(r"[^\w%.\-/]+", " ", query.lower()).split())
 
 
-def course_search(query: str, user_id: str) -> list[Passage]:
+def course_search(query: str, user_id: str, asked: str = "") -> list[Passage]:
     """The knowledge-base search of notebooks 03 and 05 (permission filter inside), imported only when used."""
     from .pipeline import search_knowledge_base
 
-    return search_knowledge_base(query, user_id)
+    return search_knowledge_base(query, user_id, asked=asked)
 
 
 def _course_scope(user_id: str) -> str:
@@ -210,7 +233,8 @@ class ToolBox:
                  orders: OrdersFunction | None = None, cache: SearchCache | None = None,
                  scope: Callable[[str], str] | None = None, known_users: Mapping[str, str] | None = None) -> None:
         self.user_id = user_id
-        self._search = search or course_search
+        self._search = search or self._course_search
+        self._asked_in_key = search is None  # the course's search reads the question, so its cache key holds it
         self._scope = scope or (_course_scope if search is None else str)
         self.cache = cache if cache is not None else (SEARCH_CACHE if search is None else SearchCache())
         self._web = web
@@ -224,13 +248,20 @@ class ToolBox:
         self._parameters = {s["function"]["name"]: s["function"]["parameters"] for s in TOOL_SCHEMAS}
         self._course_orders = orders is None
         self.web_screen: WebScreen | None = None
+        self.question = ""
 
     def begin(self, question: str, organisation: str | None = None) -> None:
         """A new question: web queries may carry its public terms (and the organisation's name), and nothing
         from the internal text this question's tool calls will read (see :mod:`ragcourse.privacy`)."""
+        self.question = question
         carriers = course_carriers() if self._course_orders else []
         self.web_screen = screen_for(question, private_names=None if self._course_orders else frozenset(),
                                      public_names=[*carriers, *([organisation] if organisation else [])])
+
+    def _course_search(self, query: str, user_id: str) -> list[Passage]:
+        """The course's search, told the question the query was written for: it names the document that a query
+        for one part of the question leaves out."""
+        return course_search(query, user_id, asked=self.question)
 
     def _web_screen(self) -> WebScreen:
         if self.web_screen is None:
@@ -284,9 +315,11 @@ class ToolBox:
                                  f"{self.user_id}")
         return args, notes
 
-    def _cached_search(self, tool: str, query: str, scope: str, run: Callable[[], list[Passage]]) -> Observation:
-        """De-duplication: a search seen before for the same scope is answered from the cache."""
-        key = (tool, normalise_query(query), scope)
+    def _cached_search(self, tool: str, query: str, scope: str, run: Callable[[], list[Passage]],
+                       asked: str = "") -> Observation:
+        """De-duplication: a search seen before for the same scope (and question ``asked``, when the search reads
+        it) is answered from the cache."""
+        key = (tool, normalise_query(query) + (f" | asked: {normalise_query(asked)}" if asked else ""), scope)
         repeated = key in self._seen
         self._seen.add(key)
         passages = self.cache.get(key)
@@ -304,9 +337,13 @@ class ToolBox:
         return Observation(content, passages=passages, notes=notes, cached=cached)
 
     def _search_knowledge_base(self, args: dict[str, str]) -> Observation:
-        query = args["query"]
-        return self._cached_search("search_knowledge_base", query, self._scope(self.user_id),
-                                   lambda: self._search(query, self.user_id))
+        query = self.question if self.question and restates(args["query"], self.question) else args["query"]
+        observation = self._cached_search("search_knowledge_base", query, self._scope(self.user_id),
+                                          lambda: self._search(query, self.user_id),
+                                          self.question if self._asked_in_key else "")
+        if query != args["query"]:
+            observation.args["searched"] = query
+        return observation
 
     def _web_search(self, args: dict[str, str]) -> Observation:
         from .web import check_enabled, get_web_search

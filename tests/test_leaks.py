@@ -173,14 +173,15 @@ def test_a_shared_cache_never_serves_another_users_results() -> None:
 
 
 class ScriptedModel:
-    """Stands in for ``openai.OpenAI``: plays chat completions from a list (tool calls or a final text)."""
+    """Stands in for ``openai.OpenAI``: plays the agent's chat completions from a list (tool calls or a final text);
+    a search's query rewrite (a call offered no tools) gets no extra queries, whether or not the search was cached."""
 
     def __init__(self, *replies: list[tuple[str, dict[str, str]]] | str) -> None:
         self.replies = list(replies)
         self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
 
-    def create(self, **_: Any) -> ChatCompletion:
-        reply = self.replies.pop(0)
+    def create(self, **request: Any) -> ChatCompletion:
+        reply = self.replies.pop(0) if request.get("tools") else ""
         message: dict[str, Any] = {"role": "assistant", "content": reply if isinstance(reply, str) else None}
         if not isinstance(reply, str):
             message["tool_calls"] = [{"id": f"call_{i}", "type": "function",

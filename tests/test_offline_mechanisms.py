@@ -1171,3 +1171,14 @@ def test_now_vs_the_old_amount_is_computed_from_a_sentence_that_says_one_replace
         observed += [(name, args, rules) for name, args in decision.tool_calls]
         decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
     assert decision.tool_calls == [("compute", {"expression": "55 - 40"})]
+
+
+def test_a_sentence_two_passages_hold_cites_both() -> None:
+    from ragcourse.offline.answering import answer
+
+    ending = "Lockers are emptied every Friday evening by the caretaker."
+    blocks = [Block("gym.pdf#page=4", "Gym rules — Lockers", f"Members bring their own padlock. {ending}"),
+              Block("gym.pdf#page=5", "Gym rules — Lockers", f"{ending} Towels can be rented at the desk.")]
+    text = answer("When are the lockers emptied?", blocks)
+    assert "caretaker [gym.pdf#page=4] [gym.pdf#page=5]." in text
+    assert "Towels" not in text and "padlock" not in text  # only the passages whose sentence it quotes

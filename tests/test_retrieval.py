@@ -211,3 +211,12 @@ def test_a_query_that_names_one_of_two_sibling_documents_puts_the_other_behind()
     assert order("How late does Harbour Line Cargo take bookings?") == ["cargo", "menu", "passenger"]
     assert order("Does Harbour Line take bookings on Sundays?") == ["passenger", "cargo", "menu"]  # both say it
     assert order("Compare Harbour Line Cargo and Harbour Line Passenger bookings") == ["passenger", "cargo", "menu"]
+
+
+def test_a_query_for_one_part_of_a_question_keeps_the_document_the_question_names() -> None:
+    kb = _sibling_kb()
+    hits = [Hit(c, 1.0) for c in sorted(kb.chunks.values(), key=lambda c: c.doc_id != "passenger")]
+    asked = "How late does Harbour Line Cargo take bookings, and what is weighed at the gate?"
+    order = list(dict.fromkeys(h.chunk.doc_id for h in demote_unnamed_siblings(kb, "weighed at the gate", hits, asked)))
+    assert order == ["cargo", "menu", "passenger"]
+    assert demote_unnamed_siblings(kb, "weighed at the gate", hits, "What is weighed?") == hits  # nothing named

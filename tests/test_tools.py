@@ -100,6 +100,19 @@ def toolbox(user: str = "emp_alice", **kwargs) -> ToolBox:  # noqa: ANN003
     return ToolBox(user, known_users=USERS, **kwargs)
 
 
+def test_a_search_that_restates_a_one_part_question_searches_the_question_itself() -> None:
+    search = FakeSearch()
+    tools = toolbox(search=search)
+    tools.begin("Which ferry takes bicycles on the night crossing?")
+    observation = tools.execute("search_knowledge_base", '{"query": "ferry takes bicycles night crossing"}')
+    assert observation.args["searched"] == "Which ferry takes bicycles on the night crossing?"
+    tools.execute("search_knowledge_base", '{"query": "night crossing"}')  # a narrower query is its own search
+    tools.begin("Which ferry takes bicycles, and when does the night crossing leave?")
+    tools.execute("search_knowledge_base", '{"query": "ferry takes bicycles night crossing"}')  # one of two parts
+    assert [query for query, _ in search.calls] == ["Which ferry takes bicycles on the night crossing?",
+                                                    "night crossing", "ferry takes bicycles night crossing"]
+
+
 @pytest.mark.parametrize(("name", "arguments", "message"), [
     ("search_knowledge_base", '{"query": "Q3', "not valid JSON"),
     ("search_knowledge_base", '["Q3"]', "must be a JSON object"),

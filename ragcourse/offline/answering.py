@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
@@ -94,6 +94,7 @@ class Sentence:
     topic: Period | None = None  # the one dated period its title names ("Q3 2024"), which "the previous quarter" follows
     scope_periods: tuple[Period, ...] = ()  # every period its title names, years included ("Remote Work Policy (2024)")
     lead: int = 0  # the position of its passage's first sentence
+    also: tuple[str, ...] = ()  # the labels of the other passages that hold the same sentence
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
 @lru_cache(maxsize=4096)  # every turn of a request reads the same observations again: each is split once
 def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
     result: list[Sentence] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for block in blocks:
         scope = f"{block.title} {block.label.replace('-', ' ').replace('_', ' ').replace('.', ' ')}"
         title_anchors = anchors(scope)
@@ -147,8 +148,9 @@ def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
         lead = len(result)
         for text in _quotable(block.text):
             if text in seen:
+                result[seen[text]] = _also_in(result[seen[text]], block.label)
                 continue
-            seen.add(text)
+            seen[text] = len(result)
             own = anchors(resolve_previous(text, topic))
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
             if not any(map(is_year, own - set(TARGET_YEAR.findall(text)))):  # "in the third quarter" of the title's year
@@ -412,11 +414,20 @@ def _with_antecedents(chosen: list[Scored], sentences: Sequence[Sentence], causa
     return result
 
 
+def _also_in(sentence: Sentence, label: str) -> Sentence:
+    """The sentence, noted as held by the passage ``label`` too (a PDF page repeats the end of the one before)."""
+    if label == sentence.label or label in sentence.also:
+        return sentence
+    return replace(sentence, also=(*sentence.also, label))
+
+
 def cite(sentence: Sentence) -> str:
-    """The sentence with its label before the final punctuation: "Margin was 45.2% [q3.md]."."""
+    """The sentence with its labels before the final punctuation: "Margin was 45.2% [q3.md]."; a sentence that
+    several passages hold cites each of them."""
     text = sentence.text.rstrip()
     end = text[-1] if text[-1] in ".!?" else "."
-    return f"{text.rstrip('.!?')} [{sentence.label}]{end}"
+    labels = " ".join(f"[{label}]" for label in (sentence.label, *sentence.also))
+    return f"{text.rstrip('.!?')} {labels}{end}"
 
 
 def answer(question: str, blocks: Sequence[Block]) -> str:
