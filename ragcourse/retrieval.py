@@ -237,12 +237,22 @@ def demote_unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit], a
     titles = {h.chunk.title for h in hits}
     named = _words(query)
     if not any(words.spelled(named, t) for t in titles):
+        if _names_one_alone(words, named, titles):  # "Brightwater agreement value": one side of a comparison
+            return list(hits)
         named = _words(asked)
         if not any(words.spelled(named, t) for t in titles):
             return list(hits)  # neither writes part of any title: nothing to tell apart (most queries)
     other = {s for s in titles if any(words.tells_apart(named, t, s) and not words.tells_apart(named, s, t)
                                       for t in titles - {s})}
     return [h for h in hits if h.chunk.title not in other] + [h for h in hits if h.chunk.title in other]
+
+
+def _names_one_alone(words: TitleWords, query_terms: Sequence[str], titles: set[str]) -> bool:
+    """Whether the query writes a word that only some of the titles have ("brightwater"): it names its document
+    itself, if not two words of it, so the question it was written for (which may name others) does not decide."""
+    terms_of = [set(words.terms[t]) for t in titles]
+    shared = set.intersection(*terms_of) if terms_of else set()
+    return bool(set(query_terms) & (set().union(*terms_of) - shared))
 
 
 def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: str) -> list[Hit]:

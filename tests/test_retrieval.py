@@ -220,3 +220,10 @@ def test_a_query_for_one_part_of_a_question_keeps_the_document_the_question_name
     order = list(dict.fromkeys(h.chunk.doc_id for h in demote_unnamed_siblings(kb, "weighed at the gate", hits, asked)))
     assert order == ["cargo", "menu", "passenger"]
     assert demote_unnamed_siblings(kb, "weighed at the gate", hits, "What is weighed?") == hits  # nothing named
+
+
+def test_a_query_that_names_its_document_by_one_word_is_not_steered_by_the_question() -> None:
+    kb = _sibling_kb()
+    hits = [Hit(c, 1.0) for c in sorted(kb.chunks.values(), key=lambda c: c.doc_id != "passenger")]
+    asked = "Harbour Line Cargo or Passenger: which takes bookings later, and by how long?"
+    assert demote_unnamed_siblings(kb, "passenger bookings until", hits, asked) == hits
