@@ -1182,3 +1182,27 @@ def test_a_sentence_two_passages_hold_cites_both() -> None:
     text = answer("When are the lockers emptied?", blocks)
     assert "caretaker [gym.pdf#page=4] [gym.pdf#page=5]." in text
     assert "Towels" not in text and "padlock" not in text  # only the passages whose sentence it quotes
+
+
+def test_who_placed_an_order_the_records_do_not_hold_is_read_from_a_report_then_that_customer_is_asked_about():
+    orders = {"type": "function", "function": {
+        "name": "order_lookup", "description": "Look up customer orders in the order system.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string", "description": "Customer name."},
+            "placed_after": {"type": "string", "description": "Earliest order date, YYYY-MM-DD."},
+            "placed_before": {"type": "string", "description": "Latest order date, YYYY-MM-DD."}}, "required": []}}}
+    question = "Who placed our biggest order in March 2019, and what discount does that customer's contract give?"
+    report = ("[sales-2019-03.md] Sales report March 2019\nThe largest orders of the month were a $0.4M first KX-50 "
+              "order from Dunmore School (owner: Ann Lee) and a $0.2M order from Larkfield Academy.")
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [orders, SEARCH])
+    for _ in range(4):
+        if not decision.tool_calls:
+            break
+        observed += [(name, args, "No orders matching the filters." if name == "order_lookup" else
+                      report if "biggest order" in args["query"] else "[x.md] X\nNothing.")
+                     for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [orders, SEARCH])
+    searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
+    assert "placed biggest order March 2019" in searched  # the records held nothing: the reports may say it
+    assert any(query.startswith("Dunmore School ") for query in searched)  # a party, not the product code KX-50

@@ -208,6 +208,11 @@ class Policy:
             customer = customer_name(self.question_text)
             planned += [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
                         if not asks_orders([part])]
+            if orders and any(c.name == orders.name and c.result is not None and _NOTHING_FOUND.search(c.result[:200])
+                              for c in self.calls):  # the records hold nothing: a report may say it ("our
+                # biggest order in January 2024"), and a later part asks about what it names
+                planned += [(search, text_arguments(search, part)) for part in q.parts
+                            if asks_orders([part]) and part not in q.referring]
         if web and q.public:
             planned.append((web, text_arguments(web, q.query)))
         if not planned and search:
@@ -478,9 +483,11 @@ class Policy:
                          if any(_CODE.fullmatch(m[0]) for m in _NAMED.finditer(s.text))]
             if _SUPERLATIVE.search(first[0]):  # "the biggest order": the sentence that says which is the biggest
                 found = [s for s in found if _SUPERLATIVE.search(s.text)] or found
+            who = bool(re.match(r"\s*who\b", self.q.text, re.I))  # "who placed it?": a party, not a product code
             for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
-                    if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower():
+                    if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower() \
+                            and not (who and re.search(r"\d", m[1])):
                         return _with_opening(sentence.text, m.start(1), m[1])
             candidates: list[tuple[int, str]] = []  # (distance to an asked word, name), over the quoted sentences
             for sentence in found:  # else the name or code the answer gives, next to what the part asked for
@@ -489,7 +496,8 @@ class Policy:
                 for m in _NAMED.finditer(text):
                     name = _with_opening(text, m.start(), _NAME_RUN.match(text, m.start())[0])
                     if name.lower() in self.question_text.lower() or find_periods(name) or \
-                            text[:m.start()].count("(") > text[:m.start()].count(")") or coded and not _CODE.fullmatch(name):
+                            text[:m.start()].count("(") > text[:m.start()].count(")") or coded and not _CODE.fullmatch(name) \
+                            or who and re.search(r"\d", name):
                         continue
                     outside = [a for a, b in asked if not m.start() <= a < m.start() + len(name)]
                     candidates.append((min((abs(m.start() - a) for a in outside), default=len(text)), name))

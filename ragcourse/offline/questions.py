@@ -647,11 +647,17 @@ def _with_context(clauses: list[str], periods: list[Period], context: str, today
     return list(dict.fromkeys(parts))
 
 
+#: What a "who" question's answer may be called later: "Who placed the order, and what does that customer pay?"
+_WHO_NOUNS = frozenset(map(stem, word_set("customer client company account person supplier vendor buyer rep owner "
+                                           "manager firm")))
+
+
 def _points_back(clause: str, earlier: str) -> bool:
     """Whether the clause points back to an earlier answer: "its address", or "that code" when an earlier clause
     asked for a code."""
     named = {stem(m.lower()) for m in re.findall(r"\b(?:that|this|those|these|the same)\s+([a-z]+)", clause, re.I)}
-    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)))
+    asked_who = re.match(r"\s*who\b", earlier, re.I) and named & _WHO_NOUNS  # "Who placed ...? ... that customer's"
+    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)) or asked_who)
 
 
 def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
