@@ -1160,6 +1160,7 @@ def test_a_news_page_quoted_for_why_brings_its_headline():
 
 def test_business_short_forms_are_read_as_the_words_documents_use():
     assert correct("capex vs opex per qtr, approx") == "capital expenditure vs operating expenses per quarter, approximately"
+    assert correct("cust says gw fw update failed") == "customer says gateway firmware update failed"
 
 
 def test_now_vs_the_old_amount_is_computed_from_a_sentence_that_says_one_replaces_the_other():
@@ -1206,3 +1207,14 @@ def test_who_placed_an_order_the_records_do_not_hold_is_read_from_a_report_then_
     searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
     assert "placed biggest order March 2019" in searched  # the records held nothing: the reports may say it
     assert any(query.startswith("Dunmore School ") for query in searched)  # a party, not the product code KX-50
+
+
+def test_which_code_was_it_and_a_part_that_names_nothing_is_asked_of_the_code_found():
+    question = "oven fault code during the march 3 outage - which code was it and what does the manual say to check first"
+    asked = analyse(question, date(2021, 6, 1))
+    assert "manual say check first" in asked.referring
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    found = ("[kiln.md] Kiln outage review\nThe March 2021 kiln outage stopped the ovens for a day while Hearth "
+             "Systems replaced the burner. Most ovens in the outage showed fault F-31 and cooled down safely.")
+    later = decide(conversation(question, [(name, args, found) for name, args in first]), [SEARCH]).tool_calls
+    assert ("find_docs", {"query": "F-31 manual say check first"}) in later

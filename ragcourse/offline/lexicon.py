@@ -51,7 +51,8 @@ def _corrected_word(word: str) -> str:
 #: Short forms that analysts type ("avg monthly cost", "pct of revenue", "capex").
 ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "year", "yrs": "years",
                  "qtr": "quarter", "capex": "capital expenditure", "opex": "operating expenses",
-                 "approx": "approximately", "dept": "department", "mgr": "manager"}
+                 "approx": "approximately", "dept": "department", "mgr": "manager", "mgmt": "management",
+                 "cust": "customer", "fw": "firmware", "gw": "gateway", "mfg": "manufacturing"}
 
 
 def correct(text: str) -> str:

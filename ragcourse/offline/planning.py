@@ -77,8 +77,8 @@ _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greates
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 #: "$499,800.00" in a listed record: what it cost.
 _LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
-#: "that code", "this error number": the earlier answer meant is a code, which mixes letters and digits ("AG-115").
-_POINTS_TO_CODE = re.compile(r"\b(?:that|this|the same)\s+(?:[a-z]+\s+)?(?:code|number|id)\b", re.I)
+#: "that code", "which code was it": the earlier answer meant is a code, which mixes letters and digits ("AG-115").
+_POINTS_TO_CODE = re.compile(r"\b(?:that|this|the same|which|what)\s+(?:[a-z]+\s+)?(?:code|number|id)\b", re.I)
 _CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
 #: A question that sets what is now against what was before: "now vs the old one-off amount", "old vs new".
 _OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|former|earlier|one-off|before)\b|"

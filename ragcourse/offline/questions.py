@@ -604,7 +604,7 @@ _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?
 _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
-_STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\?)$")
+_STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
 #: "ok so ...", "well, ...": words that open a chat message, not the question.
 _OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+", re.I)
 
@@ -652,12 +652,19 @@ _WHO_NOUNS = frozenset(map(stem, word_set("customer client company account perso
                                            "manager firm")))
 
 
+#: A part that asks what a thing is: "which code was it", "who was it", "what was the name of the supplier".
+_IDENTIFIES = re.compile(r"^\s*(?:which|who|what)\b[^,;]*\b(?:was|is|were|are) (?:it|that|this|they)\s*$", re.I)
+
+
 def _points_back(clause: str, earlier: str) -> bool:
     """Whether the clause points back to an earlier answer: "its address", or "that code" when an earlier clause
     asked for a code."""
     named = {stem(m.lower()) for m in re.findall(r"\b(?:that|this|those|these|the same)\s+([a-z]+)", clause, re.I)}
     asked_who = re.match(r"\s*who\b", earlier, re.I) and named & _WHO_NOUNS  # "Who placed ...? ... that customer's"
-    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)) or asked_who)
+    # "Which code was it, and what does the manual say to check first?": a part that names nothing of its own is
+    # about the thing the first part identified
+    identified = _IDENTIFIES.search(earlier) and not _STATEMENT_NAMES.search(f"x {clause}") and not anchors(clause)
+    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)) or asked_who or identified)
 
 
 def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
