@@ -1218,3 +1218,9 @@ def test_which_code_was_it_and_a_part_that_names_nothing_is_asked_of_the_code_fo
              "Systems replaced the burner. Most ovens in the outage showed fault F-31 and cooled down safely.")
     later = decide(conversation(question, [(name, args, found) for name, args in first]), [SEARCH]).tool_calls
     assert ("find_docs", {"query": "F-31 manual say check first"}) in later
+
+
+def test_what_a_company_publishes_is_looked_up_on_the_web():
+    assert analyse("According to Hearth Systems' own trading update, how many kilns did they ship in Q4 2021?").public
+    assert analyse("What does the Hearth Systems press release say about the new burner?").public
+    assert not analyse("According to the Hearth Systems contract, how many kilns do we lease?").public

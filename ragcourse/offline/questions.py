@@ -136,6 +136,9 @@ _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency))\b", re.I)
+#: "Veltrix's own trading update", "their press release": what a company publishes is on the web, whoever it is.
+_PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroom|investor (?:update|relations)|"
+                        r"product page|data ?sheet|public (?:statement|announcement))s?\b", re.I)
 _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
                          r"has|have)\b)", re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*")  # "LX" of "LX-200" is a code
@@ -759,7 +762,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
-        orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text)),
+        orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text) or _PUBLISHED.search(question)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
