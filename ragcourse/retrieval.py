@@ -283,7 +283,7 @@ def with_other_pages(hits: Sequence[Hit], ranked: Sequence[Hit]) -> list[Hit]:
     for hit in ranked:
         if len(extra) == repeats:
             break
-        if hit not in hits and page(hit) is not None and page(hit) not in held:
+        if page(hit) is not None and page(hit) not in held:  # so never one of ``hits``
             extra.append(hit)
             held.add(page(hit))
     return [*hits, *extra]
