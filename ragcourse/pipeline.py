@@ -14,7 +14,7 @@ from .index import KnowledgeBase, get_kb, organisation_name
 from .llm import chat_model
 from .prompts import answer_messages
 from .results import Passage, RagResult, Step, extract_citations
-from .retrieval import SearchRun, search
+from .retrieval import SearchRun, search, with_other_pages
 
 NO_VISIBLE_DOCUMENTS = "No documents in the knowledge base are visible to you, so I cannot answer from them."
 
@@ -45,7 +45,9 @@ def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k:
                kb: KnowledgeBase | None = None) -> RagResult:
     """One retrieval, one generation; the answer cites the passages it used.
 
-    ``kb`` answers from another knowledge base than the course's (notebook 04 updates a copy).
+    ``kb`` answers from another knowledge base than the course's (notebook 04 updates a copy). A kept passage that
+    repeats a page brings in the next reranked one from another page (:func:`~ragcourse.retrieval.with_other_pages`):
+    with one search only, an answer spread over pages must be reachable from it.
     Both model calls (the query rewrite and the answer) are in ``usage`` and the trace.
     """
     started = time.perf_counter()
@@ -53,7 +55,8 @@ def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k:
     user = resolve_user(user_id, kb)
     with open_ledger(client) as ledger:
         run = run_search(question, user, top_k=top_k, client=ledger.client, kb=kb)
-        passages = [hit.chunk.passage(hit.score) for hit in run.hits]
+        hits = with_other_pages(run.hits, run.stages.get("reranked", []))
+        passages = [hit.chunk.passage(hit.score) for hit in hits]
         ledger.trace.append(Step(kind="retrieve", tool="search_knowledge_base",
                                  args={"query": question, "queries": run.queries}, result=f"{len(passages)} passages",
                                  passages=passages, seconds=run.timings.get("total", 0.0) / 1000))

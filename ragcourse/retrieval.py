@@ -270,6 +270,25 @@ def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: st
     return [h for h in hits if not stale(h)] + [h for h in hits if stale(h)]
 
 
+def with_other_pages(hits: Sequence[Hit], ranked: Sequence[Hit]) -> list[Hit]:
+    """``hits`` and, for each of them that repeats a page already among them, the next of ``ranked`` from a page not
+    yet held: an answer that spans pages needs each of them, and a second passage of one page seldom adds the fact
+    another page holds. Nothing kept is dropped; chunks without a page (Markdown, notes) count as distinct."""
+    def page(hit: Hit) -> tuple[str, int] | None:
+        return None if hit.chunk.page is None else (hit.chunk.doc_id, hit.chunk.page)
+
+    held = {page(h) for h in hits} - {None}
+    repeats = len([h for h in hits if page(h) is not None]) - len(held)
+    extra = []
+    for hit in ranked:
+        if len(extra) == repeats:
+            break
+        if page(hit) is not None and page(hit) not in held:  # so never one of ``hits``
+            extra.append(hit)
+            held.add(page(hit))
+    return [*hits, *extra]
+
+
 @contextmanager
 def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
     start = time.perf_counter()

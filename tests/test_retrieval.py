@@ -21,6 +21,7 @@ from ragcourse.retrieval import (
     search,
     vector_search,
     weighted_fusion,
+    with_other_pages,
 )
 from ragcourse.store import VectorStore
 
@@ -98,6 +99,28 @@ def hit(chunk_id: str, score: float, retriever: str, rank: int) -> Hit:
     chunk = Chunk(chunk_id=chunk_id, doc_id=doc_id, position=int(position), title="t", heading="", text=chunk_id,
                   source=f"docs/{doc_id}.md")
     return Hit(chunk, score, {retriever: rank}, {retriever: score})
+
+
+def paged(chunk_id: str, page: int | None) -> Hit:
+    doc_id, position = chunk_id.split(":")
+    chunk = Chunk(chunk_id=chunk_id, doc_id=doc_id, position=int(position), title="t", heading="", text=chunk_id,
+                  source=f"{doc_id}.pdf", page=page)
+    return Hit(chunk, 1.0, {}, {})
+
+
+def test_a_repeated_page_brings_in_the_next_page_not_yet_held():
+    """A lighthouse manual: two passages of page 4 kept, so page 9 (next new page) joins; page 4's third waits."""
+    ranked = [paged("lamp:001", 4), paged("lamp:002", 4), paged("lamp:003", 2), paged("lamp:004", 4),
+              paged("lamp:005", 2), paged("lamp:006", 9), paged("lamp:007", 11)]
+    kept = with_other_pages(ranked[:3], ranked)
+    assert [h.chunk.chunk_id for h in kept] == ["lamp:001", "lamp:002", "lamp:003", "lamp:006"]
+    distinct = [ranked[0], ranked[2], ranked[5]]
+    assert with_other_pages(distinct, ranked) == distinct
+
+
+def test_passages_without_pages_are_never_extended():
+    ranked = [paged("notes:000", None), paged("notes:001", None), paged("notes:002", None)]
+    assert with_other_pages(ranked[:2], ranked) == ranked[:2]
 
 
 def test_rrf_sums_reciprocal_ranks():
