@@ -1224,3 +1224,13 @@ def test_what_a_company_publishes_is_looked_up_on_the_web():
     assert analyse("According to Hearth Systems' own trading update, how many kilns did they ship in Q4 2021?").public
     assert analyse("What does the Hearth Systems press release say about the new burner?").public
     assert not analyse("According to the Hearth Systems contract, how many kilns do we lease?").public
+
+
+def test_a_code_the_statement_names_qualifies_the_measure_and_a_price_per_unit_answers_any_per_thing():
+    question = analyse("Two of my schools lease KX-50s under framework deals. Which one pays more per tablet, Dunmore "
+                       "School or Larkfield Academy, and by how much?")
+    assert question.sides == ("Dunmore School", "Larkfield Academy") and "KX-50" in question.subject.split()
+    blocks = [Block("sales.md", "Sales report", "Larkfield Academy placed a smaller $0.3M KX-50 call-off."),
+              Block("lease-larkfield.md", "Lease agreement — Larkfield Academy",
+                    "Devices are invoiced on delivery at the prices in Schedule 1 (KX-50 at $390 per unit).")]
+    assert find_quantity("Larkfield Academy", question.subject, blocks).text == "$390"

@@ -90,6 +90,8 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
 
 
 #: "$1,800 per gateway": a number followed by the unit it is counted per.
+#: "$4,600 per unit": a rate for one of whatever is counted, so it answers "per meter" and "per gateway" alike.
+_ANY_UNIT = frozenset({"unit", "piece", "item", "each"})
 _PER_UNIT = re.compile(r"\s*(?:[\w-]+\s+)?per\s+([a-z]+)", re.I)
 _BOUND = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|at most|exceed(?:s|ed|ing)?)\s+$",
                     re.I)
@@ -186,7 +188,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                         -_is_bound(text, match), _own_fit(text, match, subject_terms | anchor_terms),
                         -distance)
             rate = _PER_UNIT.match(text, match.end())
-            rank = (bool(rate) and stem(rate[1].lower()) in per, *rank)
+            rank = (bool(rate) and bool(per) and (stem(rate[1].lower()) in per or rate[1].lower() in _ANY_UNIT), *rank)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)

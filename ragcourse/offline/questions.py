@@ -626,8 +626,8 @@ _DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|wher
 def context_names(context: str) -> str:
     """The names and codes a scene-setting statement mentions ("Aurora OTA"), not its dates: they scope the search."""
     words = context.split()[1:]
-    kept = [w.strip(".,;:!") for w in words if (w[:1].isupper() or anchors(w)) and not find_periods(w)
-            and w.lower().strip(".,;:!") not in STOPWORDS]
+    kept = [re.sub(r"(?<=\d)s$", "", w.strip(".,;:!")) for w in words  # "LX-200s": the code
+            if (w[:1].isupper() or anchors(w)) and not find_periods(w) and w.lower().strip(".,;:!") not in STOPWORDS]
     return " ".join(dict.fromkeys(w for w in kept if w))
 
 
@@ -729,6 +729,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     names = context_names(context)
+    codes = [w for w in names.split() if anchors(w)]  # "Two accounts buy LX-200s. Which pays more per meter, A or
+    if sides and codes:  # B?": the price of an LX-200 (a code qualifies the measure; a place or a person does not)
+        subject = " ".join(dict.fromkeys([*subject.split(), *codes]))
     parts = tuple(" ".join(f"{part} {scope} {scene}".split())
                   for part in _with_context(clauses, periods, context, today) or [text])
     label = _LABEL.match(text)
