@@ -1234,3 +1234,20 @@ def test_a_code_the_statement_names_qualifies_the_measure_and_a_price_per_unit_a
               Block("lease-larkfield.md", "Lease agreement — Larkfield Academy",
                     "Devices are invoiced on delivery at the prices in Schedule 1 (KX-50 at $390 per unit).")]
     assert find_quantity("Larkfield Academy", question.subject, blocks).text == "$390"
+
+
+def test_quarters_as_the_sum_of_their_months_are_added_up_inside_the_calculation():
+    question = "ferry ticket sales q1 2019 vs q2 2019 (sum of the months) - how much lower was q2?"
+    asked = analyse(question, date(2019, 9, 1))
+    assert asked.monthly and asked.side_queries()[:3] == ["January 2019 ferry ticket sales", "February 2019 ferry "
+                                                          "ticket sales", "March 2019 ferry ticket sales"]
+    sales = dict(zip(["January", "February", "March", "April", "May", "June"], ["1.2", "1.1", "1.4", "1.0", "0.9", "1.3"]))
+    observed = [("find_docs", {"query": query}, f"[ferry-{month}.md] Ferry report {month} 2019\n"
+                 f"Ferry ticket sales in {month} 2019 were ${sales[month]}M.")
+                for query in asked.side_queries() for month in [query.split()[0]]]
+    calls = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    assert ("compute", {"expression": "(1 + 0.9 + 1.3) - (1.2 + 1.1 + 1.4)"}) in calls
+    answer = decide(conversation(question, [*observed, ("compute", {"expression": "(1 + 0.9 + 1.3) - (1.2 + 1.1 + 1.4)"},
+                                                         "(1 + 0.9 + 1.3) - (1.2 + 1.1 + 1.4) = -0.5")]),
+                    [SEARCH, CALCULATOR]).content
+    assert "Q2 2019 ($1.0M + $0.9M + $1.3M = $3.2M) is lower than Q1 2019 ($1.2M + $1.1M + $1.4M = $3.7M)" in answer

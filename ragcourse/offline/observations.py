@@ -55,6 +55,29 @@ class Quantity:
         return plain_number(self.value)
 
 
+@dataclass(frozen=True)
+class SummedQuantity(Quantity):
+    """A quarter's figure as the sum of its months' ("$16.2M + $16.8M + $17.1M = $50.1M"): the calculator adds them
+    inside the comparison's expression."""
+
+    parts: tuple[Quantity, ...] = ()
+
+    @property
+    def plain(self) -> str:
+        return f"({' + '.join(p.plain for p in self.parts)})"
+
+
+def summed(side: str, parts: list[Quantity]) -> SummedQuantity:
+    """The months' quantities of ``side`` added up, written in their own unit and precision."""
+    decimals = max(len(p.plain.partition(".")[2]) for p in parts)
+    value = round(sum(p.value for p in parts), decimals)
+    unit = parts[0].unit
+    amount = f"{value:,.{decimals}f}"
+    total = f"${amount}{unit[1:]}" if unit.startswith("$") else f"{amount}{unit}"
+    return SummedQuantity(side, f"{' + '.join(p.text for p in parts)} = {total}", value, unit, parts[0].sentence,
+                          tuple(parts))
+
+
 def _same_period(mentioned: list[Period], side: list[Period]) -> bool:
     """Whether a mentioned period is the side's, or a month inside the side's quarter ("95% in September" for Q3)."""
     return any(m.year in (None, s.year) and (m.kind == s.kind and m.number == s.number or m.kind == "month"

@@ -39,8 +39,8 @@ from .answering import GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, sel
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
-from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted
-from .questions import FROM_TO, VERSION_WORDS, Question, analyse, asks_orders, key_phrase
+from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted, summed
+from .questions import FROM_TO, VERSION_WORDS, Question, analyse, asks_orders, key_phrase, months_of
 from .text import (
     MONTHS,
     RELATIVE_SIDE,
@@ -226,6 +226,13 @@ class Policy:
         unit = "%" if self.q.operation == "percentage-point change" else None  # "the difference in points"
         found = {side: find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit)
                  for side in self.q.sides}
+        if self.q.monthly:  # each quarter is its months added up, when every month's figure was found
+            for side in self.q.sides:
+                parts = [find_quantity(month, measure or self.q.subject, blocks, frozenset(), unit)
+                         for month in months_of(side)]
+                known = [p for p in parts if p]
+                found[side] = summed(side, known) if len(known) == 3 and len({p.unit for p in known}) == 1 \
+                    and len({(p.sentence.text, p.text) for p in known}) == 3 else None
         return {side: quantity for side, quantity in found.items() if quantity}
 
     def _unlike(self, side: str) -> frozenset[str]:
@@ -768,8 +775,8 @@ class Policy:
 
     def _cited(self, line: str, measured: dict[str, dict[str, Quantity]]) -> str:
         """A calculation line with the sources of the numbers it used: "... (45.2 - 42.1 = 3.1) [q3.md] [q2.md]."."""
-        labels = [x.sentence.label for quantities in measured.values() for x in quantities.values()
-                  if x.text in line]
+        labels = [part.sentence.label for quantities in measured.values() for x in quantities.values()
+                  if x.text in line for part in getattr(x, "parts", ()) or (x,)]  # a sum cites each month
         if not line or not labels:
             return line
         return line.rstrip(".") + " " + " ".join(f"[{label}]" for label in dict.fromkeys(labels)) + "."

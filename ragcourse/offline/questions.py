@@ -222,6 +222,7 @@ class Question:
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
     share_of: tuple[str, ...] = ()  # ("rooftop solar", "plant electricity"): a share's part and whole, each searched
     choice: bool = False        # asks which side is larger ("which ... more"): the gap is larger minus smaller
+    monthly: bool = False       # each compared quarter is the sum of its months ("q3 vs q4 (sum of the months)")
     operation: str = ""         # how the numbers combine: a key of OPERATIONS or "difference"; "" when none
     answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
 
@@ -264,8 +265,10 @@ class Question:
         return " ".join(f"{self.label(side)} {measure} {period} {self.source}".split())
 
     def side_queries(self) -> list[str]:
-        """One specific search per compared side (and measure)."""
-        return [self.side_query(side, measure) for measure in self.measured for side in self.sides]
+        """One specific search per compared side (and measure); for a quarter that is the sum of its months, one
+        per month."""
+        return [self.side_query(part, measure) for measure in self.measured for side in self.sides
+                for part in (months_of(side) if self.monthly else [side])]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
@@ -286,6 +289,15 @@ class Question:
         if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces")
             queries.append(" ".join(dict.fromkeys(f"{self.share_of[1]} {self.period_phrase}".split())))
         return list(dict.fromkeys(q for q in queries if q))
+
+
+def months_of(side: str) -> list[str]:
+    """The three months of a quarter side ("Q3 2024" -> "July 2024", ...); any other side stays itself."""
+    found = find_periods(side)
+    if len(found) != 1 or found[0].kind != "quarter" or not found[0].year:
+        return [side]
+    quarter = found[0]
+    return [f"{MONTHS[m - 1].capitalize()} {quarter.year}" for m in range(3 * quarter.number - 2, 3 * quarter.number + 1)]
 
 
 def period_phrase(periods: list[Period]) -> str:
@@ -612,6 +624,9 @@ _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
 _OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+", re.I)
 
 
+#: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
+_MONTHS_SUMMED = re.compile(r"\b(?:sum|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
+                            r"\bmonth(?:s|ly)?\b[^?.;]*\b(?:summed|added up|totall?ed)\b", re.I)
 #: "How big was the drop?" after "X: Sept vs Dec.": the change between the sides just named.
 _THE_CHANGE = re.compile(r"\bthe (?:drop|gap|difference|change|increase|decrease|decline|rise|fall|growth|jump)\b", re.I)
 #: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
@@ -770,5 +785,6 @@ def analyse(question: str, today: date | None = None) -> Question:
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)),
+        monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text)) and all(len(months_of(s)) == 3 for s in sides),
         share_of=_share_of(text) if operation == "share" and not sides else ())
     return replace(analysed, answer_type=_answer_type(analysed))
