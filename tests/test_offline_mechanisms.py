@@ -1251,3 +1251,12 @@ def test_quarters_as_the_sum_of_their_months_are_added_up_inside_the_calculation
                                                          "(1 + 0.9 + 1.3) - (1.2 + 1.1 + 1.4) = -0.5")]),
                     [SEARCH, CALCULATOR]).content
     assert "Q2 2019 ($1.0M + $0.9M + $1.3M = $3.2M) is lower than Q1 2019 ($1.2M + $1.1M + $1.4M = $3.7M)" in answer
+
+
+def test_the_grammars_own_words_are_no_unknown_names_that_send_a_search_to_the_web():
+    question = "total ferry ticket sales Q1 2019 vs Q2 2019 - how much lower was Q2?"
+    first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
+    observed = [(name, args, "[ferry.md] Ferry report 2019\nFerry ticket sales were $3.7M in Q1 2019 and $3.2M in "
+                 "Q2 2019.") for name, args in first]
+    later = decide(conversation(question, observed), [SEARCH, WEB]).tool_calls
+    assert not any(name == "web_lookup" for name, _ in later)

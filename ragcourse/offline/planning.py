@@ -40,7 +40,19 @@ from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted, summed
-from .questions import FROM_TO, VERSION_WORDS, Question, analyse, asks_orders, key_phrase, months_of
+from .questions import (
+    AGGREGATE_WORDS,
+    CUE_WORDS,
+    DECREASE_WORDS,
+    FROM_TO,
+    INCREASE_WORDS,
+    VERSION_WORDS,
+    Question,
+    analyse,
+    asks_orders,
+    key_phrase,
+    months_of,
+)
 from .text import (
     MONTHS,
     RELATIVE_SIDE,
@@ -83,6 +95,8 @@ _CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
 #: A question that sets what is now against what was before: "now vs the old one-off amount", "old vs new".
 _OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|former|earlier|one-off|before)\b|"
                           r"\b(?:old|previous|former|earlier)\b.*\b(?:new|now|current)\b", re.I)
+#: The question grammar's own words: no passage need contain them, so they are never "unknown" names.
+_GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS)
 #: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
 _NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
 _CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
@@ -552,7 +566,7 @@ class Policy:
             return set()  # "which of our contracts ...": about the company's own things, however worded
         seen = {t for c in searched for block in parse_blocks(c.result or "")
                 for t in terms(f"{block.title} {block.text}")}
-        asked = {t for t in terms(self.q.text) if t.isalpha() and len(t) >= 5}
+        asked = {t for t in terms(self.q.text) if t.isalpha() and len(t) >= 5} - _GRAMMAR_TERMS  # "total", "lower"
         return asked - seen if seen else set()  # nothing found at all: other words are tried first
 
     def _names(self) -> list[frozenset[str]]:
