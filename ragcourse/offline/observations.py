@@ -114,7 +114,7 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
 
 #: "$1,800 per gateway": a number followed by the unit it is counted per.
 #: "$4,600 per unit": a rate for one of whatever is counted, so it answers "per meter" and "per gateway" alike.
-_ANY_UNIT = frozenset({"unit", "piece", "item", "each"})
+_ANY_UNIT = frozenset({"unit", "piece", "item"})
 _PER_UNIT = re.compile(r"\s*(?:[\w-]+\s+)?per\s+([a-z]+)", re.I)
 _BOUND = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|at most|exceed(?:s|ed|ing)?)\s+$",
                     re.I)

@@ -69,7 +69,7 @@ from .text import (
     terms,
     unit_of,
 )
-from .toolbox import Tool, classify, customer_name, order_arguments, text_arguments
+from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, text_arguments
 
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
 _ASKS_CHANGE = re.compile(r"\bchang\w*|\bdiffer\w*", re.I)
@@ -99,7 +99,6 @@ _OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|for
 _GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS)
 #: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
 _NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
-_CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
@@ -211,9 +210,9 @@ class Policy:
         if orders and q.orders:
             arguments = order_arguments(orders, self.question_text, self.today)
             planned.append((orders, arguments))
-            named = next((key for key in arguments if _CUSTOMER_KEY.search(key)), None)
-            if named and any(c.name == orders.name and c.args == arguments and c.result is not None
-                             and _NOTHING_FOUND.search(c.result[:200]) for c in self.calls):
+            named = next((key for key in arguments if CUSTOMER_KEY.search(key)), None)
+            if named and any(c.name == orders.name and c.args == arguments and _lists_nothing(c.result)
+                             for c in self.calls):
                 # "Quick account check: which of my customers ...": a capitalised word that named no customer
                 planned.append((orders, {k: v for k, v in arguments.items() if k != named}))
         if search and not (orders and q.orders and not q.comparison and not q.cause):
@@ -222,7 +221,7 @@ class Policy:
             customer = customer_name(self.question_text)
             planned += [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
                         if not asks_orders([part])]
-            if orders and any(c.name == orders.name and c.result is not None and _NOTHING_FOUND.search(c.result[:200])
+            if orders and any(c.name == orders.name and _lists_nothing(c.result)
                               for c in self.calls):  # the records hold nothing: a report may say it ("our
                 # biggest order in January 2024"), and a later part asks about what it names
                 planned += [(search, text_arguments(search, part)) for part in q.parts
@@ -238,16 +237,16 @@ class Policy:
         search = self.tools.get("search")
         blocks = [b for c in self.calls if c.result and search and c.name == search.name for b in parse_blocks(c.result)]
         unit = "%" if self.q.operation == "percentage-point change" else None  # "the difference in points"
-        found = {side: find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit)
-                 for side in self.q.sides}
-        if self.q.monthly:  # each quarter is its months added up, when every month's figure was found
-            for side in self.q.sides:
-                parts = [find_quantity(month, measure or self.q.subject, blocks, frozenset(), unit)
-                         for month in months_of(side)]
-                known = [p for p in parts if p]
-                found[side] = summed(side, known) if len(known) == 3 and len({p.unit for p in known}) == 1 \
-                    and len({(p.sentence.text, p.text) for p in known}) == 3 else None
+        found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
+                 find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit) for side in self.q.sides}
         return {side: quantity for side, quantity in found.items() if quantity}
+
+    @staticmethod
+    def _monthly(side: str, measure: str, blocks: list[Block], unit: str | None) -> Quantity | None:
+        """A quarter's figure as its three months added up, when each month's figure was found, in one unit."""
+        known = [q for month in months_of(side) if (q := find_quantity(month, measure, blocks, frozenset(), unit))]
+        one_each = len({(q.sentence.text, q.text) for q in known}) == 3 and len({q.unit for q in known}) == 1
+        return summed(side, known) if one_each else None
 
     def _unlike(self, side: str) -> frozenset[str]:
         """For a side that names nothing of its own ("the current one"), the anchors of the other sides."""
@@ -368,7 +367,7 @@ class Policy:
         itself asks per ("the fee per month over 3 months") is not multiplied: the rate is the answer."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text)
-                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every()
+                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every
         for sentence in self._quoted_sentences(3) if counts else []:
             for rate in _PER.finditer(sentence.text):
                 for count, thing in counts:
@@ -376,8 +375,10 @@ class Policy:
                         return f"{plain_number(number_value(count))} * {plain_number(number_value(rate[1]))}"
         return None
 
+    @cached_property
     def _counts_of_every(self) -> list[tuple[str, list[str]]]:
-        """"If every gateway in the deal is on the subscription": how many gateways the documents found give."""
+        """"If every gateway in the deal is on the subscription": how many gateways the documents found give (worked
+        out once per request)."""
         found, searches = [], {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
         for every in _EVERY.finditer(self.q.text):
             thing = re.escape(every[1].lower().removesuffix("s"))
@@ -390,7 +391,7 @@ class Policy:
         """The search for how many of the things the question counts with "every" ("Sable Rail gateways"), when
         a rate per that thing is found but not their number."""
         every = _EVERY.search(self.q.text)
-        if not every or self._counts_of_every() or not any(
+        if not every or self._counts_of_every or not any(
                 terms(rate[2])[:1] == terms(every[1])[:1] for s in self._quoted_sentences(3) for rate in _PER.finditer(s.text)):
             return ""
         return f"{customer_name(self.question_text)} {every[1].removesuffix('s')}s".strip()
@@ -488,14 +489,17 @@ class Policy:
             period = Period(period.year, "quarter", (period.number - 1) // 3 + 1)
         return period.text if kind != "year" else str(period.year)
 
+    @cached_property
     def referent(self) -> str:
-        """The name an earlier part's answer gives: a proper name before one of that part's nouns ("Penang plant")."""
+        """The name an earlier part's answer gives: a proper name before one of that part's nouns ("Penang plant");
+        worked out once per request."""
         first = [p for p in self.q.parts if p not in self.q.referring][:1]
+        coded = bool(_POINTS_TO_CODE.search(self.q.text))  # "what does the manual say about that code?"
+        who = bool(re.match(r"\s*who\b", self.q.text, re.I))  # "who placed it?": a party, not a product code
         for call in self.calls:
             if not first or call.text != first[0] or not call.result:
                 continue
             wanted = set(terms(first[0]))
-            coded = bool(_POINTS_TO_CODE.search(self.q.text))  # "what does the manual say about that code?"
             every = sentences_of(parse_blocks(call.result))
             ranked = sorted(select(first[0], every, 2), key=lambda x: -x.score)
             found = [scored.sentence for scored in ranked]  # the best answer first: its name is the one meant
@@ -504,7 +508,6 @@ class Policy:
                          if any(_CODE.fullmatch(m[0]) for m in _NAMED.finditer(s.text))]
             if _SUPERLATIVE.search(first[0]):  # "the biggest order": the sentence that says which is the biggest
                 found = [s for s in found if _SUPERLATIVE.search(s.text)] or found
-            who = bool(re.match(r"\s*who\b", self.q.text, re.I))  # "who placed it?": a party, not a product code
             for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
                     if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower() \
@@ -682,7 +685,7 @@ class Policy:
             first = next((p for p in q.parts if p not in q.referring), "")
             # "why did X fail, and why did testing not catch it?": "it" is X, the first part's subject, not a name in
             # its answer (an answer of reasons names no thing)
-            scope = first if re.match(r"\s*why\b", q.text, re.I) else self.referent() or first
+            scope = first if re.match(r"\s*why\b", q.text, re.I) else self.referent or first
             planned = [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
         if not q.comparison:
             expression = None
@@ -768,8 +771,8 @@ class Policy:
                 records = self.records
                 if records and records.source and call.text == records.expression:  # the figure it is a share of
                     sentences.append(records.source)
-            elif call.result.strip() and not (_NOTHING_FOUND.search(call.result[:200]) and any(
-                    c.name == call.name and c.result and not _NOTHING_FOUND.search(c.result[:200]) for c in self.calls)):
+            elif call.result.strip() and not (_lists_nothing(call.result) and any(
+                    c.name == call.name and c.result and not _lists_nothing(c.result) for c in self.calls)):
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         lead += self._referent_line(sentences)
@@ -781,7 +784,7 @@ class Policy:
     def _referent_line(self, sentences: list[Sentence]) -> list[str]:
         """"Which one is it, and ...?": the name the first part's search found, said first when no quoted sentence
         says it (it came from a passage's title), cited to that passage."""
-        name = self.referent() if self.q.referring else ""
+        name = self.referent if self.q.referring else ""
         if not name or any(name.lower() in s.text.lower() for s in sentences):
             return []
         labels = [b.label for c in self.calls if c.result for b in parse_blocks(c.result) if name in b.title]
@@ -815,7 +818,7 @@ class Policy:
 
     def _named_part(self, call: Call) -> tuple[str, str]:
         """(name, part) when ``call`` searched a referring part with the name an earlier answer gave."""
-        name = self.referent() if self.q.referring else ""
+        name = self.referent if self.q.referring else ""
         return name, next((p for p in self.q.referring if name and call.text == f"{name} {p}"), "")
 
     def _quote(self, call: Call, limit: int, exclude: Collection[str] = ()) -> list[Sentence]:
@@ -1029,6 +1032,11 @@ def _with_opening(text: str, start: int, name: str) -> str:
     """A name with the capitalised word that opens the sentence before it: "Oakridge Chemicals", not "Chemicals"."""
     opening = re.fullmatch(r"([A-Z][\w&/-]+) ", text[:start])
     return f"{opening[1]} {name}" if opening and opening[1].lower() not in STOPWORDS else name
+
+
+def _lists_nothing(result: str | None) -> bool:
+    """Whether a tool's reply came back and lists no record."""
+    return result is not None and bool(_NOTHING_FOUND.search(result[:200]))
 
 
 def _headlines(result: str, labels: set[str]) -> list[Sentence]:

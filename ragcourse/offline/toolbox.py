@@ -177,6 +177,10 @@ def text_arguments(tool: Tool, text: str) -> dict[str, Any]:
     return {key: text} if key else {}
 
 
+#: A parameter that names whose records to list: "customer", "client_id", "account".
+CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
+
+
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word."""
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "Monday", "Tuesday",
@@ -206,7 +210,7 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     for key, schema in tool.properties.items():
         words = f"{key} {schema.get('description', '')}".lower()
         kind = schema.get("type", "string")
-        if re.search(r"customer|client|account|company|buyer", key, re.I) and customer_name(question):
+        if CUSTOMER_KEY.search(key) and customer_name(question):
             args[key] = customer_name(question)
         elif key == id_key and record_id:
             args[key] = record_id
