@@ -47,6 +47,8 @@ def test_may_the_verb_is_not_may_the_month():
     assert find_periods("Staff may work from home up to 3 days") == []
     assert "may" not in anchors("Staff may work from home")
     assert [p.text for p in find_periods("The fair opens in May 2023")] == ["May 2023"]
+    assert find_periods("A sailor joined last year. May she borrow a dinghy?") == []
+    assert "may" not in anchors("May we park there?") and "may" in anchors("May sales fell. May we see why?")
 
 
 def test_a_named_side_takes_the_number_of_its_own_clause():
@@ -1260,3 +1262,35 @@ def test_the_grammars_own_words_are_no_unknown_names_that_send_a_search_to_the_w
                  "Q2 2019.") for name, args in first]
     later = decide(conversation(question, observed), [SEARCH, WEB]).tool_calls
     assert not any(name == "web_lookup" for name, _ in later)
+
+
+def test_a_place_the_asker_is_in_is_met_by_a_rule_that_names_no_place_but_not_by_another_sites_rule():
+    from ragcourse.offline.answering import REFUSAL, answer
+
+    club = [Block("club-rules.md", "Sailing club membership rules",
+                  "Members with at least 2 seasons of membership may borrow a dinghy for free.")]
+    question = "A sailor in Kinsale joined us last spring. May she borrow a dinghy for free?"
+    assert "at least 2 seasons" in answer(question, club)
+    harbour = [Block("harbour-westport.md", "Westport harbour rules",
+                     "Members in Westport with at least 2 seasons of membership may borrow a dinghy for free.")]
+    assert answer(question, harbour) == REFUSAL
+
+
+def test_a_rule_with_a_threshold_brings_the_next_sentence_that_says_what_happens_beyond_it():
+    from ragcourse.offline.answering import answer
+
+    library = [Block("library.md", "Library lending rules",
+                     "Readers with at least 1 year of membership may borrow rare books. Readers with a shorter "
+                     "membership may read them in the reading room only. The reading room opens at 9:00.")]
+    text = answer("A student signed up three months ago. Can he take a rare book home?", library)
+    assert "at least 1 year" in text and "reading room only" in text and "9:00" not in text
+
+
+def test_an_amount_in_the_question_is_met_by_a_rule_with_a_threshold_in_the_same_unit():
+    from ragcourse.offline.answering import answer
+
+    bakery = [Block("bakery-handbook.md", "Bakery staff handbook",
+                    "Shift leads may refund orders up to €80 without asking. Refunds between €80 and €300 need the "
+                    "owner's approval. Flour is delivered on Mondays.")]
+    text = answer("A customer asks for a €120 refund on a wedding cake. What does the handbook say?", bakery)
+    assert "up to €80" in text and "owner's approval" in text

@@ -95,6 +95,7 @@ class Sentence:
     scope_periods: tuple[Period, ...] = ()  # every period its title names, years included ("Remote Work Policy (2024)")
     lead: int = 0  # the position of its passage's first sentence
     also: tuple[str, ...] = ()  # the labels of the other passages that hold the same sentence
+    places: frozenset[str] = frozenset()  # the places it or its title names ("in Lyon", "the Penang plant")
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,8 @@ def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
             own_terms = set(terms(text)) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
-                                   frozenset(own | inherited), topic, tuple(find_periods(scope)), lead))
+                                   frozenset(own | inherited), topic, tuple(find_periods(scope)), lead,
+                                   places=places_named(f"{block.title}. {text}")))
     return tuple(result)
 
 
@@ -174,9 +176,12 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     span = len(wanted & set(month_terms())) > 1  # "October to December": a sentence about Q4 covers them
     vectors = embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
+    cases = _amounts(question)
     scored = []
     for sentence, semantic in zip(sentences, similarities, strict=True):
-        own = sum(w for t, w in weights.items() if t in sentence.terms)
+        # "a $4,000 claim" is met by a rule with a threshold in dollars ("up to $2,500"): the case is tested against it
+        met = {t for unit, found in cases.items() if unit in _thresholds(sentence.text) for t in found}
+        own = sum(w for t, w in weights.items() if t in sentence.terms or t in met)
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
@@ -188,6 +193,30 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
             {a for a in wanted if "-" in a} & sentence.terms - sentence.title_terms)
         scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
+
+
+#: An amount with its unit: "$4,000", "EUR 150", "20 days", "12%".
+_AMOUNT = re.compile(r"([$€£]|\b(?:usd|eur|gbp)\b)\s?(\d[\d,]*(?:\.\d+)?)|"
+                     r"\b(\d[\d,]*(?:\.\d+)?)\s?(%|(?:day|week|month|year|hour|km|kg)s?\b)", re.I)
+
+
+def _unit(match: re.Match[str]) -> str:
+    unit = (match[1] or match[4]).lower()
+    return {"usd": "$", "eur": "€", "gbp": "£"}.get(unit, unit.rstrip("s"))
+
+
+def _amounts(text: str) -> dict[str, set[str]]:
+    """The terms of each amount in ``text``, by unit."""
+    found: dict[str, set[str]] = {}
+    for m in _AMOUNT.finditer(text):
+        found.setdefault(_unit(m), set()).update(terms(m[2] or m[3]))
+    return found
+
+
+@lru_cache(maxsize=65536)
+def _thresholds(text: str) -> frozenset[str]:
+    """The units of the amounts a rule sets a threshold in ("up to $2,500": dollars), none for a plain statement."""
+    return frozenset(_amounts(text)) if _THRESHOLD.search(text) else frozenset()
 
 
 def question_terms(question: str) -> list[str]:
@@ -242,6 +271,20 @@ _FOCUS = (
 )
 #: How close in meaning a sentence must be to what is asked when it does not use all of its words.
 FOCUS_MEANING, FOCUS_WITH_WORD = 0.4, 0.3
+#: A place as documents name one: "in Lyon", "the Penang plant", "Eastbridge Headquarters" (not "in PeopleHub", a
+#: system, nor a month).
+_PLACE = re.compile(r"\bin\s+(?:the\s+)?([A-Z][a-z]+)\b(?![\w-])|\b([A-Z][a-z]+)\s+(?i:office|plant|site|factory|"
+                    r"warehouse|campus|branch|headquarters|depot)s?\b")
+#: "An engineer in Rotterdam joined ... . Does she ...?": a place a scene-setting sentence puts the asker in.
+_SCENE_PLACE = re.compile(r"\b(?:in|at|from|based in)\s+(?:the\s+)?([A-Z][a-z]+)\b(?=[^.!?]*[.!]\s+\S)")
+
+
+def places_named(text: str) -> frozenset[str]:
+    """The places a text names, as terms."""
+    found = (m[1] or m[2] for m in _PLACE.finditer(text))
+    return frozenset(t for name in found if name.lower() not in MONTHS for t in terms(name))
+
+
 #: A name written inside the question (not its first word, not a short acronym such as "HQ" that documents spell out).
 _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 
@@ -295,7 +338,14 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
         known = any(passage) and all(any(_named_in(name, terms_) for terms_ in passage.values()) for name in names)
         return supporting if known else []
     focus = asked_focus(question)
-    named = [s for s in supporting if all(_named_in(name, passage.get(s.sentence.label, set())) for name in names)]
+    # a place the asker is in is met by a passage that names it, or by one that names no place at all (a company-wide
+    # rule applies there too); another office's passage does not answer for it
+    settings = {t for m in _SCENE_PLACE.findall(question) for t in terms(m)} & names
+    places: dict[str, set[str]] = {}
+    for sentence in sentences:
+        places.setdefault(sentence.label, set()).update(sentence.places)
+    named = [s for s in supporting if all(_named_in(name, passage.get(s.sentence.label, set())) or (
+        name in settings and not places.get(s.sentence.label)) for name in names)]
     if focus and not any(speaks_of(focus, s.sentence) for s in named):
         return []  # nothing speaks of what is asked: refuse rather than quote what is merely near it
     return named
@@ -339,8 +389,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
             covered |= candidate.sentence.terms | candidate.sentence.anchors
     chosen += _tail_answer(question, unfiltered, chosen)
     causal = CAUSE_TERM in wanted
-    return sorted(_with_antecedents(_with_announced(chosen, sentences), sentences, causal),
-                  key=lambda s: s.sentence.position)
+    chosen = _with_announced(_with_other_side(chosen, sentences), sentences)
+    return sorted(_with_antecedents(chosen, sentences, causal), key=lambda s: s.sentence.position)
 
 
 #: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
@@ -388,6 +438,32 @@ def _with_announced(chosen: list[Scored], sentences: Sequence[Sentence]) -> list
         following = [s for s in sentences[scored.sentence.position + 1:] if s.label == scored.sentence.label][:count]
         result += [Scored(s, scored.score, 0.0, 0.0, 0.0, frozenset()) for s in following if s.position not in taken]
         taken |= {s.position for s in following}
+    return result
+
+
+#: A rule with a threshold ("up to $500", "at least 3 years"), and a next sentence that says what happens on the
+#: other side of it ("Employees with shorter service ...", "Above that, ...").
+_THRESHOLD = re.compile(r"\b(?:up to|at least|at most|more than|less than|fewer than|no more than|minimum|maximum)\b",
+                        re.I)
+_OTHER_SIDE = re.compile(r"^(?:\S+\s+){0,4}?(?:shorter|longer|fewer|less|beyond|below|above|under|over|exceed\w*|"
+                         r"otherwise)\b", re.I)
+
+
+def _with_other_side(chosen: list[Scored], sentences: Sequence[Sentence]) -> list[Scored]:
+    """Chosen sentences plus, for one that sets a threshold, the next sentence of its passage when it states the rule
+    beyond it (it repeats the threshold's figure or opens with "shorter", "above" ...): whether a case qualifies
+    depends on which side it falls."""
+    result, taken = list(chosen), {s.sentence.position for s in chosen}
+    for scored in chosen:
+        sentence = scored.sentence
+        following = sentences[sentence.position + 1] if sentence.position + 1 < len(sentences) else None
+        if not following or following.label != sentence.label or following.position in taken \
+                or not _THRESHOLD.search(sentence.text):
+            continue
+        shared = {m.group().strip() for m in numbers(sentence.text)} & {m.group().strip() for m in numbers(following.text)}
+        if shared or _OTHER_SIDE.search(following.text):
+            result.append(Scored(following, scored.score, 0.0, 0.0, 0.0, frozenset()))
+            taken.add(following.position)
     return result
 
 

@@ -120,6 +120,11 @@ def period_mentions(text: str) -> list[tuple[int, int, Period]]:
     return list(_period_mentions(text))
 
 
+#: "May she borrow ...?", "May I ...": the verb opening a question, not the month.
+_MODAL_MAY = re.compile(r"\bMay(?=\s+(?:I|we|you|he|she|they|it|one|someone|anyone|everyone|staff|employees|members|"
+                        r"a|an|the|my|our|your|his|her|their)\b)")
+
+
 @lru_cache(maxsize=16384)
 def _period_mentions(text: str) -> tuple[tuple[int, int, Period], ...]:
     found: list[tuple[int, int, Period]] = []
@@ -129,7 +134,7 @@ def _period_mentions(text: str) -> tuple[tuple[int, int, Period], ...]:
         found.append((*m.span(), Period(int(m[2]), "month", _MONTH_PREFIX[m[1][:3].lower()])))
     for pattern, kind in ((_STANDALONE_MONTH, "month"), (_STANDALONE_YEAR.pattern, "year")):
         for m in re.finditer(pattern, text, re.I):
-            if m[0] in ("may", "mar"):
+            if m[0] in ("may", "mar") or _MODAL_MAY.match(text, m.start()):
                 continue  # "employees may work ...", "scratches mar the finish": verbs, not months
             if not any(a <= m.start() < b for a, b, _ in found):
                 period = (Period(None, "month", _MONTH_PREFIX[m[1][:3].lower()]) if kind == "month"
@@ -249,7 +254,8 @@ def anchors(text: str) -> set[str]:
 def _anchors(text: str) -> frozenset[str]:
     found = set()
     for w in _words(text):
-        month = w in MONTHS and (w != "may" or re.search(r"\bMay\b", text))  # "may work" is the verb
+        month = w in MONTHS and (w != "may" or any(not _MODAL_MAY.match(text, m.start())  # "may work" is the verb
+                                                   for m in re.finditer(r"\bMay\b", text)))
         if re.fullmatch(_YEAR, w) or re.fullmatch(r"q[1-4]", w) or month or _CODE.match(w):
             found.add(stem(w))
     return frozenset(found)
