@@ -1294,3 +1294,22 @@ def test_an_amount_in_the_question_is_met_by_a_rule_with_a_threshold_in_the_same
                     "owner's approval. Flour is delivered on Mondays.")]
     text = answer("A customer asks for a €120 refund on a wedding cake. What does the handbook say?", bakery)
     assert "up to €80" in text and "owner's approval" in text
+
+
+def test_how_much_is_answered_by_the_next_sentence_that_gives_the_figure_of_a_sentence_without_one():
+    from ragcourse.offline.answering import answer
+
+    museum = [Block("museum-insurance.md", "Museum insurance review",
+                    "The assessors inspected the east wing and found water damage to three tapestries. The value "
+                    "involved was about €12,500 and has been claimed. The west wing was not inspected.")]
+    text = answer("What was the value of the tapestry damage the assessors found in the east wing?", museum)
+    assert "€12,500" in text and "three tapestries" in text and "west wing" not in text
+
+
+def test_initials_in_the_question_find_the_words_they_stand_for():
+    from ragcourse.offline.answering import answer
+
+    club = [Block("club-survey.md", "Rowing club member survey 2022",
+                  "The survey went to 300 members in May 2022. The Member Happiness Index rose from 61 to 67. "
+                  "Most replies came from junior rowers.")]
+    assert "67" in answer("What was the MHI in the 2022 rowing club member survey?", club)

@@ -40,6 +40,7 @@ from .messages import Block
 from .questions import analyse
 from .text import (
     MONTHS,
+    STOPWORDS,
     TARGET_YEAR,
     Period,
     anchors,
@@ -156,12 +157,22 @@ def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
             if not any(map(is_year, own - set(TARGET_YEAR.findall(text)))):  # "in the third quarter" of the title's year
                 inherited = inherited | set(filter(is_year, title_anchors))
-            own_terms = set(terms(text)) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
+            own_terms = set(terms(text)) | initialisms(text) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
                                    frozenset(own | inherited), topic, tuple(find_periods(scope)), lead,
                                    places=places_named(f"{block.title}. {text}")))
     return tuple(result)
+
+
+#: A run of capitalised words ("Net Promoter Score", "Over-the-Air"), whose initials a question may write instead.
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:(?:\s+|-)(?:the\s+|of\s+|the-|of-)?[A-Z][a-z]+)+\b")
+
+
+def initialisms(text: str) -> set[str]:
+    """The initials of the text's capitalised runs, so that "NPS" finds "the Net Promoter Score rose ..."."""
+    return {"".join(w[0] for w in re.split(r"[\s-]+", m[0]) if w[0].isupper() and w.lower() not in STOPWORDS).lower()
+            for m in _CAPITALISED_RUN.finditer(text)}
 
 
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
@@ -262,6 +273,8 @@ _FOCUS = (
                r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b", re.I),
     re.compile(r"^\s*(?:what|which) (?:is|are|was|were) (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
                r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we)\b|\s*\?|$)", re.I),
+    re.compile(r"^\s*(?:give|tell|show) me (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
+               r"(?:\s+(?:of|in|for|from|at|on|under|with|and)\b|\s*[?.]|$)", re.I),
     re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)([\w-]+)", re.I),
     re.compile(r"^\s*(?:does|do|is|are|can|will)\s+(?:the\s+|our\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)"
                r"\s+(?:cover|covers|include|includes|apply|applies|allow|allows|exist|exists|offer|offers)\b"
@@ -293,7 +306,7 @@ _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 #: ... and words that name a relation to the thing asked about ("the role of X", "the benefits of Y"), not the thing.
 _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
                                "proportion role process purpose benefit limitation implication responsibility "
-                               "protection impact effect requirement option step rule financial main key"))
+                               "protection impact effect requirement option step rule financial main key headline"))
 
 
 def asked_focus(question: str) -> str:
@@ -333,11 +346,11 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
     passage: dict[str, set[str]] = {}
     for sentence in sentences:
         passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)
+    focus = asked_focus(question)
     if len(q.parts) > 1:  # the parts may be answered by different passages, but a name none of them holds is a
         # thing they do not know: another customer's price is no answer about this one
         known = any(passage) and all(any(_named_in(name, terms_) for terms_ in passage.values()) for name in names)
-        return supporting if known else []
-    focus = asked_focus(question)
+        return _asked_first(focus, supporting) if known else []
     # a place the asker is in is met by a passage that names it, or by one that names no place at all (a company-wide
     # rule applies there too); another office's passage does not answer for it
     settings = {t for m in _SCENE_PLACE.findall(question) for t in terms(m)} & names
@@ -348,7 +361,12 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
         name in settings and not places.get(s.sentence.label)) for name in names)]
     if focus and not any(speaks_of(focus, s.sentence) for s in named):
         return []  # nothing speaks of what is asked: refuse rather than quote what is merely near it
-    return named
+    return _asked_first(focus, named)
+
+
+def _asked_first(focus: str, supporting: list[Scored]) -> list[Scored]:
+    """What is asked for before what merely shares the source's words ("the MHI in the member survey")."""
+    return sorted(supporting, key=lambda s: not speaks_of(focus, s.sentence)) if focus else supporting
 
 
 def _named_in(name: str, known: set[str]) -> bool:
@@ -369,7 +387,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     if CAUSE_TERM in question_terms(question):  # a "why" question is answered by a sentence that gives a cause
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
     if asks_quantity(question) if needs_number is None else needs_number:
-        supporting = [s for s in supporting if numbers(s.sentence.text)]
+        supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if numbers(s.sentence.text)]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
@@ -467,20 +485,38 @@ def _with_other_side(chosen: list[Scored], sentences: Sequence[Sentence]) -> lis
     return result
 
 
+#: A sentence that gives the figure of the one before it: "The value involved was about $38,000.", "It cost $2M."
+_GIVES_ITS_FIGURE = re.compile(r"^(?:it|this|these|they|the (?:value|amount|cost|total|sum|figure|number|price|loss|"
+                               r"saving|impact|difference|fine|fee)s?)\b", re.I)
+
+
+def _with_its_figure(scored: Scored, sentences: Sequence[Sentence]) -> Scored:
+    """For a question asking how much, a sentence without a number that the next sentence of its passage gives the
+    figure of ("... found small differences in the count. The value involved was $38,000."): that next sentence, in
+    its place (the sentence itself comes along as its antecedent, see :func:`_with_antecedents`)."""
+    sentence = scored.sentence
+    following = sentences[sentence.position + 1] if sentence.position + 1 < len(sentences) else None
+    if numbers(sentence.text) or not following or following.label != sentence.label \
+            or not numbers(following.text) or not _GIVES_ITS_FIGURE.search(following.text):
+        return scored
+    return replace(scored, sentence=following)
+
+
 #: A sentence that leans on the one before it: "It was not detected because ...", "The meter then reported ...".
 _LEANS_BACK = re.compile(r"^(?:it|this|these|they|then|thus|therefore|as a result|consequently)\b|^\w+(?:\s+\w+)?\s+then\b",
                          re.I)
 
 
 def _with_antecedents(chosen: list[Scored], sentences: Sequence[Sentence], causal: bool = False) -> list[Scored]:
-    """Chosen sentences plus, for one that leans on the sentence before it, that sentence (same passage); for a
-    "why" question, a sentence under a heading that gives causes ("Root cause") also brings the section's first
-    sentence, which usually states the cause the rest explains."""
+    """Chosen sentences plus, for one that leans on the sentence before it or gives its figure, that sentence (same
+    passage); for a "why" question, a sentence under a heading that gives causes ("Root cause") also brings the
+    section's first sentence, which usually states the cause the rest explains."""
     result, taken = list(chosen), {s.sentence.position for s in chosen}
     for scored in chosen:
         sentence = scored.sentence
-        before = [sentences[sentence.position - 1]] if sentence.position > sentence.lead and _LEANS_BACK.search(
-            sentence.text) else []
+        previous = sentences[sentence.position - 1] if sentence.position > sentence.lead else None
+        before = [previous] if previous and (_LEANS_BACK.search(sentence.text) or _GIVES_ITS_FIGURE.search(
+            sentence.text) and not numbers(previous.text)) else []
         if causal and CAUSE_TERM in sentence.title_terms and sentence.position > sentence.lead:
             before.append(sentences[sentence.lead])
         for other in before:
