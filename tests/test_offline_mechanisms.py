@@ -1313,3 +1313,26 @@ def test_initials_in_the_question_find_the_words_they_stand_for():
                   "The survey went to 300 members in May 2022. The Member Happiness Index rose from 61 to 67. "
                   "Most replies came from junior rowers.")]
     assert "67" in answer("What was the MHI in the 2022 rowing club member survey?", club)
+
+
+def test_a_single_capitalised_word_that_opens_the_question_is_no_customer_when_a_name_follows():
+    from ragcourse.offline.toolbox import customer_name
+
+    assert customer_name("Tally up all Harbor Lane Bakery parcels sent in 2019.") == "Harbor Lane Bakery"
+    assert customer_name("Pemberton: how many parcels are still waiting?") == "Pemberton"
+
+
+def test_what_share_of_a_documents_figure_the_records_are_searches_the_documents_for_that_figure():
+    client_orders = {"type": "function", "function": {
+        "name": "parcel_lookup", "description": "Look up parcels of the shipping firm and where they are.",
+        "parameters": {"type": "object", "properties": {"client": {"type": "string"}}, "required": []}}}
+    question = "Tally up all Harbor Lane parcels in the parcel system. What percentage of the agreed yearly volume is that?"
+    calls = decide(conversation(question, []), [client_orders, SEARCH]).tool_calls
+    assert ("parcel_lookup", {"client": "Harbor Lane"}) in calls
+    assert any(name == "find_docs" and "Harbor Lane" in args["query"] and "volume" in args["query"]
+               for name, args in calls)
+
+
+def test_compared_with_the_other_one_names_two_sides_of_the_same_noun():
+    asked = analyse("how many more days of leave does the senior teacher get compared with the junior one?")
+    assert asked.sides == ("senior teacher", "junior teacher") and asked.operation == "difference"

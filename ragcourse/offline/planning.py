@@ -219,8 +219,13 @@ class Policy:
             planned += [(search, text_arguments(search, query)) for query in q.searches()]
         elif search:  # a part not about orders ("... of the volume in their agreement") is in the documents
             customer = customer_name(self.question_text)
-            planned += [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
+            searched = [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
                         if not asks_orders([part])]
+            planned += searched
+            if q.operation == "share" and not searched:
+                # "what percentage of the contract value is that?": the whole the records are a share of is written
+                # in the documents, even when every part also speaks of the orders
+                planned.append((search, text_arguments(search, f"{customer} {q.subject}".strip())))
             if orders and any(c.name == orders.name and _lists_nothing(c.result)
                               for c in self.calls):  # the records hold nothing: a report may say it ("our
                 # biggest order in January 2024"), and a later part asks about what it names
@@ -767,7 +772,8 @@ class Policy:
                 elif not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)
             elif role == "calculator":
-                lead.append(self._cited(self._calculation_line(call, measured), measured))
+                line = self._calculation_line(call, measured)
+                lead.append(self._cited(line[:1].upper() + line[1:], measured))  # "primary caregiver (20) is ..."
                 records = self.records
                 if records and records.source and call.text == records.expression:  # the figure it is a share of
                     sentences.append(records.source)

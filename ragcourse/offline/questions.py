@@ -444,7 +444,9 @@ def _named_sides(clause: str) -> list[str]:
         return list(dict.fromkeys(names))
     than = _THAN.search(clause)  # "how many more weeks does the day shift get than the night shift?"
     if than and _ASKS_CHOICE.search(clause[:than.start()]) and key_phrase(than[1]) and key_phrase(than[2]):
-        return [key_phrase(than[1]), key_phrase(than[2])]
+        first, second = key_phrase(than[1]), key_phrase(than[2])
+        # "... compared with the secondary one": "one" stands for the first side's noun
+        return [first, re.sub(r"\bones?$", first.split()[-1], second)]
     return versus
 
 
@@ -461,7 +463,8 @@ def _versus(clause: str) -> list[str]:
 
 
 _THAN = re.compile(r"\b(?:does|do|did|is|are|was|were|has|have|had|will|would|can)\s+(?:the\s+|our\s+|an?\s+)?"
-                   r"([\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:[\w-]+\s+)?than\s+(?:the\s+|our\s+|an?\s+)?([\w\s-]+?)\s*[?.]?$", re.I)
+                   r"([\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:[\w-]+\s+)?(?:than|compared (?:with|to)|versus|vs\.?)\s+"
+                   r"(?:the\s+|our\s+|an?\s+)?([\w\s-]+?)\s*[?.]?$", re.I)
 
 
 def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:

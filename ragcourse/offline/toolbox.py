@@ -182,10 +182,12 @@ CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 
 
 def customer_name(question: str) -> str:
-    """A customer named in the question: a run of capitalised words that is not the sentence's first word."""
+    """A customer named in the question: a run of capitalised words that is not the sentence's first word (a single
+    word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one)."""
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "Monday", "Tuesday",
             "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "I", "One", "Two", "Any", "Each", "Every", "All",
             "Some", "My", "Their", "Your", "For", "Whose"}
+    opening = ""
     for m in re.finditer(r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*", question):
         run = m[0].split()
         opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
@@ -196,8 +198,11 @@ def customer_name(question: str) -> str:
         words = words[:code] if code is not None else words  # "Sable Rail PX-7s": the customer, not the product
         if words and len(" ".join(words)) > 1 and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) \
                 and not find_periods(words[0]):
-            return " ".join(words).removesuffix("'s").removesuffix("'")
-    return ""
+            name = " ".join(words).removesuffix("'s").removesuffix("'")
+            if not (opens and len(run) == 1):
+                return name
+            opening = opening or name
+    return opening
 
 
 def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
