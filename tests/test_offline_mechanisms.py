@@ -1336,3 +1336,20 @@ def test_what_share_of_a_documents_figure_the_records_are_searches_the_documents
 def test_compared_with_the_other_one_names_two_sides_of_the_same_noun():
     asked = analyse("how many more days of leave does the senior teacher get compared with the junior one?")
     assert asked.sides == ("senior teacher", "junior teacher") and asked.operation == "difference"
+
+
+def test_a_quarter_is_never_a_compared_product_code():
+    asked = analyse("how many K-5s did Orlo Kettles ship in Q2 2019 vs what they planned?")
+    assert not any(side.startswith("Q2") for side in asked.sides)
+
+
+def test_a_passage_that_names_the_thing_but_not_the_asked_measure_sends_the_search_to_the_web():
+    question = "How many K-5 kettles did Orlo Kettles ship in Q2 2019?"
+    first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
+    near = "[market.md] Market notes 2019\nOrlo Kettles launched the K-5 kettle in April 2019 at a low price."
+    observed = [(name, args, near) for name, args in first]
+    later = decide(conversation(question, observed), [SEARCH, WEB]).tool_calls
+    assert any(name == "web_lookup" for name, _ in later)
+    answered = "[market.md] Market notes 2019\nOrlo Kettles shipped 40,000 K-5 kettles in Q2 2019."
+    observed = [(name, args, answered) for name, args in first]
+    assert not any(name == "web_lookup" for name, _ in decide(conversation(question, observed), [SEARCH, WEB]).tool_calls)

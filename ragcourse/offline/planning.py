@@ -560,7 +560,13 @@ class Policy:
             not names or any(name <= s.terms | s.title_terms for name in names)
             for s in self._quote(c, 3))]
         if _NAMED.search(self.question_text) or names:
-            return [(web, text_arguments(web, c.text)) for c in empty]
+            # ... and a passage that names the thing but says nothing of the asked measure ("Veltrix launched the X"
+            # for "how many X did Veltrix ship") is a near miss too: its own reports may say it
+            measure = set(terms(self.q.subject)) - set().union(*names) - _GRAMMAR_TERMS
+            missed = [c for c in searched if c not in empty and measure and not any(
+                measure & s.terms for s in self._quote(c, 3)
+                if not names or any(name <= s.terms | s.title_terms for name in names))]
+            return [(web, text_arguments(web, c.text)) for c in empty + missed]
         # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
         # answered it, even in other words ("greyfield research: size of the segment?"), once, with its key terms
         if not searched or len(empty) < len(searched) or self._reformulated():

@@ -110,8 +110,8 @@ _TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all|add(?:ed|ing)? (?:
                     r"(?:added|add|adding|taken|put) together)\b", re.I)
 #: An explicit ask for the gap between two values: "how much higher", "how many more weeks", "by how much".
 _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
-                         r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b",
-                         re.I)
+                         r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b|"
+                         r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short)\b", re.I)
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
 _PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b"
                        r"(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)", re.I)
@@ -434,7 +434,8 @@ def _named_sides(clause: str) -> list[str]:
     versus = _versus(clause)
     if versus and all(len(side.split()) <= 4 for side in versus):  # "contracts: Brightwater vs Sable Rail, which ..."
         return versus
-    codes = [_with_brand(clause, m) for m in re.finditer(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(m[0])]
+    codes = [_with_brand(clause, m) for m in re.finditer(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(m[0])
+             and not find_periods(m[0])]  # "Q4" is a period, not a product
     if len(set(codes)) >= 2:
         return list(dict.fromkeys(codes))
     first = clause.split()[0] if clause.split() else ""
@@ -566,6 +567,27 @@ def _answer_type(q: Question) -> str:
     if q.cause:
         kinds.append("reasons")
     return " + ".join(kinds) or ("name" if re.match(r"\s*(?:who|which|where)\b", q.text, re.I) else "fact")
+
+
+#: Months written one after another ("October, November and December", "Oct, Nov & Dec"): one group.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_MONTH_RUN = re.compile(rf"\b{_MONTH}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_MONTH})+", re.I)
+
+
+def _quarters_spelled_out(text: str, periods: list[Period]) -> list[str]:
+    """The quarters a question compares by writing out their months ("Q4 (Oct-Dec) vs Q3 (Jul-Sep)", "add up Oct,
+    Nov and Dec and compare with July-September"): each group of a quarter's three months is that quarter, empty
+    unless there are two such groups or more."""
+    years = {p.number: p.year for p in periods if p.kind == "month"}
+    quarters = []
+    for run in _MONTH_RUN.finditer(text):
+        months = sorted(MONTHS.index(next(n for n in MONTHS if n.startswith(w[:3].lower()))) + 1
+                        for w in re.findall(_MONTH, run[0], re.I))
+        if len(months) != 3 or months[0] % 3 != 1 or months[2] != months[0] + 2:
+            return []
+        year = years.get(months[0])
+        quarters.append(f"Q{(months[0] - 1) // 3 + 1}" + (f" {year}" if year else ""))
+    return quarters if len(set(quarters)) >= 2 else []
 
 
 def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
@@ -735,7 +757,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     scene = context_names(" ".join(preamble)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
-    sides = _sides(main, periods, text)
+    spelled_out = _quarters_spelled_out(text, periods)
+    sides = spelled_out or _sides(main, periods, text)
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
@@ -777,6 +800,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         asked_clauses = [context, *clauses]
     total = bool(_TOTAL.search(text))
     operation = _operation(text, sides, total)
+    if spelled_out and operation == "sum":  # "add up Oct, Nov and Dec and compare with Jul-Sep": each side is a sum
+        operation = "difference"
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
@@ -788,6 +813,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)),
-        monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text)) and all(len(months_of(s)) == 3 for s in sides),
+        monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
+            len(months_of(s)) == 3 for s in sides),
         share_of=_share_of(text) if operation == "share" and not sides else ())
     return replace(analysed, answer_type=_answer_type(analysed))
