@@ -1353,3 +1353,11 @@ def test_a_passage_that_names_the_thing_but_not_the_asked_measure_sends_the_sear
     answered = "[market.md] Market notes 2019\nOrlo Kettles shipped 40,000 K-5 kettles in Q2 2019."
     observed = [(name, args, answered) for name, args in first]
     assert not any(name == "web_lookup" for name, _ in decide(conversation(question, observed), [SEARCH, WEB]).tool_calls)
+
+
+def test_quarters_written_out_as_their_months_are_the_sides_each_summed_from_its_months():
+    asked = analyse("Add up ferry ticket sales for Oct, Nov and Dec 2019 and compare with July-September.")
+    assert asked.sides == ("Q4 2019", "Q3 2019") and asked.monthly and asked.operation == "difference"
+    asked = analyse("Sum up ferry ticket sales for Q2 2019 (Apr-Jun) and tell me how far that is below Q1 (Jan-Mar).")
+    assert asked.sides == ("Q2 2019", "Q1 2019") and asked.monthly and asked.operation == "difference"
+    assert analyse("Which month of Q4 2019 (Oct-Dec) had the most ferry ticket sales?").monthly is False
