@@ -1361,3 +1361,16 @@ def test_quarters_written_out_as_their_months_are_the_sides_each_summed_from_its
     asked = analyse("Sum up ferry ticket sales for Q2 2019 (Apr-Jun) and tell me how far that is below Q1 (Jan-Mar).")
     assert asked.sides == ("Q2 2019", "Q1 2019") and asked.monthly and asked.operation == "difference"
     assert analyse("Which month of Q4 2019 (Oct-Dec) had the most ferry ticket sales?").monthly is False
+
+
+def test_what_drove_the_swing_after_a_statement_asks_about_the_statements_change():
+    asked = analyse("Q3 2019 had record ferry ticket sales but the margin slipped from Q2. What drove the swing?")
+    assert asked.cause and asked.sides == ("Q3 2019", "Q2 2019")
+
+
+def test_record_and_a_quarter_are_no_unknown_names_that_send_a_search_to_the_web():
+    question = "Q3 2019 had record ferry ticket sales but the margin slipped from Q2. What drove the swing?"
+    first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
+    observed = [(name, args, "[ferry.md] Ferry report 2019\nFerry ticket sales were the highest ever, but the ferry margin fell "
+                 "from 12% in Q2 2019 to 10% in Q3 2019 because fuel prices rose.") for name, args in first]
+    assert not any(name == "web_lookup" for name, _ in decide(conversation(question, observed), [SEARCH, WEB]).tool_calls)

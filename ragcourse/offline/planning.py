@@ -46,6 +46,7 @@ from .questions import (
     DECREASE_WORDS,
     FROM_TO,
     INCREASE_WORDS,
+    MOVE_WORDS,
     VERSION_WORDS,
     Question,
     analyse,
@@ -77,7 +78,7 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
                             r"(?:increased|reduced|raised|lowered|changed|rises|rose|falls|fell|goes|went|moves) from)\b",
                             re.I)
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
-_NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)[A-Z][\w&/-]+")
+_NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)}|Q[1-4])\b)[A-Z][\w&/-]+")
 _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 #: A section heading that announces causes: "What drove the improvement", "Why it happened", "Root cause".
 _CAUSE_HEADING = re.compile(rf"^\s*(?:what|why|how)\b|{GIVES_CAUSE.pattern}|\bmade the difference\b", re.I)
@@ -96,7 +97,7 @@ _CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
 _OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|former|earlier|one-off|before)\b|"
                           r"\b(?:old|previous|former|earlier)\b.*\b(?:new|now|current)\b", re.I)
 #: The question grammar's own words: no passage need contain them, so they are never "unknown" names.
-_GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS)
+_GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | MOVE_WORDS)
 #: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
 _NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)

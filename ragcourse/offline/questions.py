@@ -57,13 +57,16 @@ CUE_WORDS = word_set("""
 compare compared comparison comparing difference differ different change changed changes changing which more less
 higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
 drivers cause causes caused behind percent percentage points point relative much how what did does do whether one
-most least highest lowest largest smallest biggest fewest average mean share proportion ratio
+most least highest lowest largest smallest biggest fewest record peak average mean share proportion ratio
 bigger larger smaller greater fewer longer shorter cheaper
 vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-month
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
 AGGREGATE_WORDS = word_set("total totals combined sum altogether overall whole entire millions million billions thousands dollars "
                            "dollar euros terms units figure figures $m m bn usd eur gbp")
+#: "What drove the swing?" after a statement: the change the statement describes, not a thing of its own.
+MOVE_WORDS = word_set("swing dip slip drop fall rise jump change shift move slide slump spike surge decline increase "
+                      "decrease gap turnaround reversal")
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
@@ -349,6 +352,7 @@ _COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger
 #: figure is counted ("monthly order intake", "add up", "the record") and month names.
 #: "the reasons given", "the causes they cited": how reasons were offered, not what they are about.
 _GIVEN = word_set("given cited mentioned stated offered listed named provided")
+
 _NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
@@ -740,7 +744,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
-                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN)  # "What caused that?", "What were the
+                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS)  # "What caused that?", "What were the
                       # reasons given?" ask only about the statement
                       or (_BACK_REFERENCE.search(statement[2]) or _THE_CHANGE.search(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
