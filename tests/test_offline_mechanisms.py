@@ -1374,3 +1374,9 @@ def test_record_and_a_quarter_are_no_unknown_names_that_send_a_search_to_the_web
     observed = [(name, args, "[ferry.md] Ferry report 2019\nFerry ticket sales were the highest ever, but the ferry margin fell "
                  "from 12% in Q2 2019 to 10% in Q3 2019 because fuel prices rose.") for name, args in first]
     assert not any(name == "web_lookup" for name, _ in decide(conversation(question, observed), [SEARCH, WEB]).tool_calls)
+
+
+def test_a_year_written_after_a_quarters_measure_belongs_to_that_quarter():
+    asked = analyse("How did Q2 ferry revenue in 2019 stack up against Q2 of 2018 - how much higher was it?")
+    assert asked.sides == ("Q2 2019", "Q2 2018")
+    assert analyse("Q3 ferry sales in 2018 and 2019: which was higher?").sides == ("Q3 2018", "Q3 2019")

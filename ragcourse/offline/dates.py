@@ -180,6 +180,17 @@ def _every_quarter(m: re.Match[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
 
 
+#: "Q2 revenue in 2024": a yearless quarter whose year follows its measure (not "Q3 sales in 2023 and 2024").
+_YEAR_AFTER = re.compile(r"\b(Q[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d{2})((?:\s+[A-Za-z-]+){1,3}?)\s+in\s+((?:19|20)\d{2})\b"
+                         r"(?!\s*(?:,|and|or|vs\.?|versus|to)\s*(?:19|20)\d{2})")
+
+
+def attach_years(text: str) -> str:
+    """A year written after a quarter's measure moved next to the quarter: "Q2 revenue in 2024" -> "Q2 2024 revenue",
+    so that "Q2 revenue in 2024 against Q2 of 2023" compares two quarters, not a quarter with a year."""
+    return _YEAR_AFTER.sub(lambda m: f"{m[1]} {m[3]}{m[2]}", text)
+
+
 def expand_spans(text: str) -> str:
     """Spans written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and the third
     quarter" -> "Q2 and Q3", "Jan through March" -> "January, February and March"."""

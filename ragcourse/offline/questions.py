@@ -34,7 +34,15 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .dates import anchor_relative, expand_spans, fill_years, resolve_relative, spread_over_years, target_years
+from .dates import (
+    anchor_relative,
+    attach_years,
+    expand_spans,
+    fill_years,
+    resolve_relative,
+    spread_over_years,
+    target_years,
+)
 from .lexicon import closest, correct
 from .text import (
     MONTHS,
@@ -725,7 +733,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     question = correct(question)
     question = anchor_relative(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
-    text = expand_spans(text)
+    text = attach_years(expand_spans(text))
     text = _OPENER.sub("", text) or text
     source = _SOURCE.match(text)
     if source:
