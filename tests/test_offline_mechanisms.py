@@ -1380,3 +1380,29 @@ def test_a_year_written_after_a_quarters_measure_belongs_to_that_quarter():
     asked = analyse("How did Q2 ferry revenue in 2019 stack up against Q2 of 2018 - how much higher was it?")
     assert asked.sides == ("Q2 2019", "Q2 2018")
     assert analyse("Q3 ferry sales in 2018 and 2019: which was higher?").sides == ("Q3 2018", "Q3 2019")
+
+
+def test_an_amount_from_a_stated_share_multiplies_the_parts_share_of_the_asked_period_by_the_whole():
+    question = "Roughly how many $M of Q2 2019 ferry revenue came from season tickets?"
+    asked = analyse(question)
+    assert asked.operation == "portion" and asked.share_of == ("season tickets", "Q2 2019 ferry revenue")
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    passages = ("[ferry-q2.md] Ferry report Q2 2019\nIn the second quarter of 2019 ferry revenue was $12.5M. Season "
+                "tickets rose from about 20% of revenue in Q2 to about 25% in Q3.")
+    observed = [(name, args, passages) for name, args in first]
+    calls = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    assert calls == [("compute", {"expression": "20 / 100 * 12.5"})]
+    answer = decide(conversation(question, [*observed, ("compute", {"expression": "20 / 100 * 12.5"},
+                                                         "20 / 100 * 12.5 = 2.5")]), [SEARCH, CALCULATOR]).content
+    assert answer.startswith("20% of $12.5M is $2.5M")
+
+
+def test_a_search_for_the_whole_of_a_share_is_not_sent_to_the_web_for_not_naming_the_part():
+    question = "Roughly how many $M of Q2 2019 ferry revenue came from Harbor Pass season tickets?"
+    first = decide(conversation(question, []), [SEARCH, WEB, CALCULATOR]).tool_calls
+    found = {"Q2 2019 ferry revenue": "[ferry-q2.md] Ferry report Q2 2019\nIn the second quarter of 2019 ferry revenue "
+             "was $12.5M."}
+    observed = [(name, args, found.get(args["query"], "[pass.md] Harbor Pass 2019\nHarbor Pass season tickets made "
+                 "up about 20% of ferry revenue in Q2 2019.")) for name, args in first]
+    later = decide(conversation(question, observed), [SEARCH, WEB, CALCULATOR]).tool_calls
+    assert not any(name == "web_lookup" for name, _ in later)

@@ -338,6 +338,32 @@ class Policy:
                 return f"({new} - {old}) / {old} * 100" if self.q.percent else f"{new} - {old}"
         return None
 
+    @cached_property
+    def portion(self) -> tuple[str, str, str] | None:
+        """For "how many $M of Q2 revenue came from subscriptions?": the share a quoted sentence gives the part ("about
+        14% of revenue"), the whole amount of the asked period whose own words name the whole best ("revenue of
+        $45.6M"), and the calculator expression "14 / 100 * 45.6"."""
+        if not self.q.share_of:
+            return None
+        part, whole = (set(terms(words)) - anchors(words) for words in self.q.share_of)
+        sentences = self._quoted_sentences(3)
+        shares = [(len(part & set(terms(s.text))), m[0].strip()) for s in sentences
+                  for m in self._amounts_in_period(s.text, "%")]
+        amounts = [(len(whole & set(terms(own_stretch(s.text, m)))), number_value(m[0]), m[0].strip())
+                   for s in sentences for m in self._amounts_in_period(s.text) if unit_of(m[0]).startswith("$")]
+        share, total = max(shares, default=None), max(amounts, default=None)
+        if not share or not total or not share[0] or not total[0]:
+            return None
+        return share[1], total[2], f"{plain_number(number_value(share[1]))} / 100 * {plain_number(total[1])}"
+
+    def _amounts_in_period(self, text: str, unit: str = "") -> list[re.Match[str]]:
+        """The amounts of a sentence (its percentages with ``unit`` "%"), without those its own words date to another
+        period ("$9.4M in September", "17% in Q3")."""
+        asked = {(p.kind, p.number) for p in self.q.periods}
+        found = numbers(text)
+        return [m for i, m in enumerate(found) if (unit_of(m[0]) == "%") == (unit == "%") and not (asked and any(
+            (p.kind, p.number) not in asked and p.kind != "year" for p in _own_periods(text, m, found[i + 1:])))]
+
     def share_expression(self) -> str | None:
         """For "what share of the total goes to X?": the part is the amount whose own words (the words after it, then
         before it) share most with the question; the whole is the largest amount of its sentence when that sentence
@@ -345,13 +371,7 @@ class Policy:
         sentences state (the total often stands in a sentence of its own)."""
         wanted = set(terms(self.q.text))
         sentences = self._quoted_sentences(3)
-        asked = {(p.kind, p.number) for p in self.q.periods}
-
-        def amounts(text: str) -> list[re.Match[str]]:
-            """The amounts of a sentence, without those its own words date to another period ("$9.4M in September")."""
-            return [m for m in numbers(text) if unit_of(m[0]) != "%" and not (asked and any(
-                (p.kind, p.number) not in asked and p.kind != "year" for p in find_periods(own_stretch(text, m))))]
-
+        amounts = self._amounts_in_period
         if self.q.share_of:
             named = _named_share([(s.text, m) for s in sentences for m in amounts(s.text)], *self.q.share_of)
             if named:
@@ -557,8 +577,11 @@ class Policy:
             return []
         searched = [c for c in self.calls if c.name == search.name and c.result is not None]
         names = self._names() + [frozenset({t}) for t in self._unknown_terms(searched)]
+        def own(call: Call) -> list[frozenset[str]]:  # "Q2 2024 revenue", the whole of a share, names no one
+            return [name for name in names if name <= set(terms(call.text))] or (names if _NAMED.search(call.text) else [])
+
         empty = [c for c in searched if not any(  # a near miss that never names the asked thing is no answer
-            not names or any(name <= s.terms | s.title_terms for name in names)
+            not own(c) or any(name <= s.terms | s.title_terms for name in own(c))
             for s in self._quote(c, 3))]
         if _NAMED.search(self.question_text) or names:
             # ... and a passage that names the thing but says nothing of the asked measure ("Veltrix launched the X"
@@ -566,7 +589,7 @@ class Policy:
             measure = set(terms(self.q.subject)) - set().union(*names) - _GRAMMAR_TERMS
             missed = [c for c in searched if c not in empty and measure and not any(
                 measure & s.terms for s in self._quote(c, 3)
-                if not names or any(name <= s.terms | s.title_terms for name in names))]
+                if not own(c) or any(name <= s.terms | s.title_terms for name in own(c)))]
             return [(web, text_arguments(web, c.text)) for c in empty + missed]
         # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
         # answered it, even in other words ("greyfield research: size of the segment?"), once, with its key terms
@@ -705,7 +728,8 @@ class Policy:
                 changed = self.change_expression() if q.amount or q.operation == "percent change" else None
                 records = self.records
                 expression = changed or (records.expression if records else None) or (
-                    self.share_expression() if q.operation == "share" else self.rate_expression() or self.listed_total())
+                    self.share_expression() if q.operation == "share" else self.portion[2] if self.portion
+                    else self.rate_expression() or self.listed_total())
             counting = self.counting_search() if calculator and search and not expression else ""
             planned += [(search, text_arguments(search, counting))] if counting else []
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
@@ -760,7 +784,7 @@ class Policy:
                 if side not in quantities and not found:
                     missing.append(query)
         sentences += self.change_sentences(side_queries, {s.text for s in sentences})
-        on_web: set[str] = set()  # what the web answered is not missing from the documents' side
+        answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         for call in self.calls:
             role = roles.get(call.name)
             if not call.result or call.text in side_queries:
@@ -775,7 +799,7 @@ class Policy:
                     sentences += _headlines(call.result, {s.label for s in chosen or self._quote(call, limit)})
                 sentences += chosen
                 if chosen or self._quote(call, 1):
-                    on_web |= {call.text} if role == "web" else set()
+                    answered.add(call.text)
                 elif not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)
             elif role == "calculator":
@@ -789,7 +813,7 @@ class Policy:
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         lead += self._referent_line(sentences)
-        missing = [m for m in missing if m not in on_web]
+        missing = [m for m in missing if m not in answered]
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
@@ -890,6 +914,11 @@ class Policy:
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${float(result):,.2f} ({call.result.strip()})."
+        if result and self.portion and call.text == self.portion[2]:  # written to the whole's precision: "$6.4M"
+            share, whole, _ = self.portion
+            places = len(re.sub(r"\D", "", whole.partition(".")[2]))
+            value = float(_rounded(calculation_result(call.result or ""), places))
+            return f"{share} of {whole} is {_money(value, unit_of(whole))} ({call.result.strip()})."
         if result and self.q.operation in ("average", "max", "min") and len(quantities) > 2:
             return self._across_sides_line(call, result, quantities, label)
         if not result or not pair:
@@ -1056,6 +1085,14 @@ def _headlines(result: str, labels: set[str]) -> list[Sentence]:
     """The headline of each web page quoted ("Ice and a terminal strike hold up road freight"), as a sentence."""
     pages = {b.label: b.title.split(" — ")[0] for b in parse_blocks(result) if b.label in labels}
     return [s for label, title in pages.items() if title for s in sentences_of([Block(label, title, f"{title}.")])[:1]]
+
+
+def _own_periods(text: str, match: re.Match[str], later: list[re.Match[str]]) -> list[Period]:
+    """The periods a number belongs to: those written between it and the next number ("from 14% in Q2 to 17% in Q3"),
+    else those of its own stretch of the sentence."""
+    stretch = own_stretch(text, match)
+    end = min([text.find(stretch) + len(stretch), *(m.start() for m in later)])
+    return find_periods(text[match.end():end]) or find_periods(stretch)
 
 
 def _money(value: float, unit: str) -> str:

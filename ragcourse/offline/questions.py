@@ -184,12 +184,17 @@ _SHARE_OF = (
     re.compile(r"(?P<part>[^,?;]+?)\s+as an?\s+(?:percentage|percent|share|fraction|proportion)\s+of\s+"
                r"(?P<whole>[^?;,]+)", re.I),
 )
+#: "how many $M of Q2 revenue came from subscriptions": an amount worked out from the share the documents give the part
+#: and the whole it is a share of.
+_PORTION = re.compile(r"\bhow (?:much|many)\s+(?:\$\s?[mbk]?|dollars?|euros?|money|millions?)\s+(?:of|in)\s+"
+                      r"(?P<whole>[^?;,]+?)\s+(?:came|comes|come|went|goes|go|was|were|is|are|did)\s+(?:\w+\s+)?"
+                      r"(?:from|to|for|in|by)\s+(?P<part>[^?;,]+)", re.I)
 _PART_VERB = re.compile(r"^(?:(?:came|comes|come|went|goes|go|gets?|got)\s+)?(?:from|to|into|on|for)\s+", re.I)
 
 
-def _share_of(text: str) -> tuple[str, str] | tuple[()]:
+def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF) -> tuple[str, str] | tuple[()]:
     """(part, whole) of a share question, each as search words; a parenthesis explains, it does not name."""
-    for pattern in _SHARE_OF:
+    for pattern in patterns:
         m = pattern.search(text)
         if m:
             part = _PART_VERB.sub("", re.sub(r"\([^)]*\)", " ", m["part"]).strip())
@@ -544,6 +549,8 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
     explicit ask for the gap ("how much higher") is a difference even when a measure reads "per night"."""
     if len(sides) == 2 and _CHANGE_AS_SHARE.search(text):  # "the drop as a fraction of the September level"
         return "percent change"
+    if not sides and _PORTION.search(text):
+        return "portion"
     for name, pattern in OPERATIONS.items():
         if name in ("ratio", "sum") and _DIFFERENCE.search(text):  # "which deal is bigger in total value, by how much"
             return "difference"
@@ -827,5 +834,6 @@ def analyse(question: str, today: date | None = None) -> Question:
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)),
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
-        share_of=_share_of(text) if operation == "share" and not sides else ())
+        share_of=_share_of(text) if operation == "share" and not sides else _share_of(text, (_PORTION,))
+        if operation == "portion" else ())
     return replace(analysed, answer_type=_answer_type(analysed))
