@@ -1406,3 +1406,22 @@ def test_a_search_for_the_whole_of_a_share_is_not_sent_to_the_web_for_not_naming
                  "up about 20% of ferry revenue in Q2 2019.")) for name, args in first]
     later = decide(conversation(question, observed), [SEARCH, WEB, CALCULATOR]).tool_calls
     assert not any(name == "web_lookup" for name, _ in later)
+
+
+def test_a_scene_before_a_dash_scopes_every_part_of_the_question_after_it():
+    asked = analyse("Theres a big Harbor Lane lease up for renewal — whats the monthly rent and how long is the notice?")
+    assert len(asked.parts) == 2 and all("Harbor Lane" in part for part in asked.parts)
+
+
+def test_how_much_shorter_than_the_old_limit_is_computed_from_one_from_to_sentence():
+    question = "Under the new ferry rule, what is the inspection interval, and how many months shorter is that than the old one?"
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    observed = [(name, args, "[rule.md] Ferry safety rule 2021\nThe rule shortens the inspection interval for ferries "
+                 "from 36 to 24 months.") for name, args in first]
+    assert ("compute", {"expression": "24 - 36"}) in decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+
+
+def test_a_sentence_close_in_words_under_the_named_title_supports_a_short_query():
+    block = Block("notice.md", "Contract notice: Harbor Lane Authority ferry programme",
+                  "The estimated total value of the contract is €3 million excluding VAT. Bids are due in May.")
+    assert [s.sentence.text[:13] for s in select("estimated value Harbor Lane", sentences_of([block]))] == ["The estimated"]

@@ -66,6 +66,9 @@ MIN_SEMANTIC = 0.25
 STRONG_SEMANTIC = 0.55
 SEMANTIC_WEIGHT = 0.55
 NEAR_LEXICAL, NEAR_SEMANTIC = 0.25, 0.45
+#: Close in words, itself and with its title, when a name in a short query pulls the meaning away ("estimated value
+#: Rhinmark Water" and "The estimated total value of the contract is ..." under the Rhinmark notice's title).
+STRONG_LEXICAL, STRONG_DIRECT, WEAK_SEMANTIC = 0.7, 0.4, 0.15
 
 #: The question's words that ask for a cause, and the wordings that give one.
 CAUSE_TERM = "<cause>"
@@ -116,7 +119,8 @@ class Scored:
             return False
         by_words = self.lexical >= MIN_LEXICAL and self.direct > 0 and self.semantic >= MIN_SEMANTIC
         both = self.lexical >= NEAR_LEXICAL and self.direct > 0 and self.semantic >= NEAR_SEMANTIC  # close on both
-        return by_words or both or self.semantic >= STRONG_SEMANTIC
+        words = self.lexical >= STRONG_LEXICAL and self.direct >= STRONG_DIRECT and self.semantic >= WEAK_SEMANTIC
+        return by_words or both or words or self.semantic >= STRONG_SEMANTIC
 
 
 def _quotable(text: str) -> list[str]:

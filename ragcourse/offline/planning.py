@@ -725,7 +725,8 @@ class Policy:
         if not q.comparison:
             expression = None
             if calculator:
-                changed = self.change_expression() if q.amount or q.operation == "percent change" else None
+                changed = self.change_expression() if q.amount or q.operation in ("percent change", "difference") \
+                    else None  # "how many months shorter than the old limit?": "from 36 to 24 months"
                 records = self.records
                 expression = changed or (records.expression if records else None) or (
                     self.share_expression() if q.operation == "share" else self.portion[2] if self.portion

@@ -754,8 +754,12 @@ def analyse(question: str, today: date | None = None) -> Question:
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
     dashed = _DASHED_STATEMENT.match(text)
-    if dashed and _points_back(text[dashed.end(1):], dashed[1]) and not _COMPARISON.search(dashed[1]) \
-            and len(_alternatives(dashed[1])) < 2:  # "X vs Y - which was higher?" is one question
+    asked_after = text[dashed.end(1):] if dashed else ""  # "Big tender out - what is the value and how is price
+    # weighted?": the scene before the dash scopes each part, as does one the question points back to
+    several = len([c for c in _PART_SPLIT.split(asked_after) if c and c.strip(" ,-–—")]) >= 2
+    if dashed and (_points_back(asked_after, dashed[1]) or several and len(find_periods(dashed[1])) < 2) \
+            and not _COMPARISON.search(dashed[1]) and len(_alternatives(dashed[1])) < 2:  # "X vs Y - which was higher?"
+        # (and "june or july 2022 - which had more, and by how much?" is one question too)
         text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
