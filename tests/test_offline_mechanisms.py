@@ -1374,3 +1374,17 @@ def test_record_and_a_quarter_are_no_unknown_names_that_send_a_search_to_the_web
     observed = [(name, args, "[ferry.md] Ferry report 2019\nFerry ticket sales were the highest ever, but the ferry margin fell "
                  "from 12% in Q2 2019 to 10% in Q3 2019 because fuel prices rose.") for name, args in first]
     assert not any(name == "web_lookup" for name, _ in decide(conversation(question, observed), [SEARCH, WEB]).tool_calls)
+
+
+
+def test_an_answer_quotes_each_pdf_page_of_a_search_that_supports_it_not_only_the_best_page():
+    question = "What does a Harbourside Rowing Club membership include?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    pages = ("[rowing-guide.pdf#page=4] Harbourside Rowing Club membership\nA Harbourside Rowing Club membership "
+             "includes two coached outings a week. The membership also includes use of the club boats on weekends.\n\n"
+             "[rowing-guide.pdf#page=5] Harbourside Rowing Club membership\nEvery membership of the rowing club "
+             "includes a locker in the boathouse.\n\n"
+             "[rowing-guide.pdf#page=9] Regattas\nThe autumn regatta starts at the north pier.")
+    answer = decide(conversation(question, [(name, args, pages) for name, args in first]), [SEARCH]).content
+    assert "outings a week [rowing-guide.pdf#page=4]" in answer
+    assert "a locker in the boathouse [rowing-guide.pdf#page=5]" in answer and "#page=9" not in answer
