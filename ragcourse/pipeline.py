@@ -36,9 +36,11 @@ def run_search(query: str, user_id: str, *, top_k: int = 3, rewrite: bool = True
 
 def search_knowledge_base(query: str, user_id: str | None = None, *, top_k: int = 3, asked: str = "") -> list[Passage]:
     """The passages ``user_id`` may read that best answer ``query``, best first (``asked``: the question an agent
-    wrote the query for, which names the document when the query does not)."""
+    wrote the query for, which names the document when the query does not). As in :func:`simple_rag`, a kept passage
+    that repeats a page brings in the next reranked one from another page: three passages of one page leave the
+    agent a single page to quote when the answer spans several."""
     run = run_search(query, resolve_user(user_id), top_k=top_k, asked=asked)
-    return [hit.chunk.passage(hit.score) for hit in run.hits]
+    return [hit.chunk.passage(hit.score) for hit in with_other_pages(run.hits, run.stages.get("reranked", []))]
 
 
 def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k: int = 3,  # noqa: ANN001

@@ -1425,3 +1425,15 @@ def test_a_sentence_close_in_words_under_the_named_title_supports_a_short_query(
     block = Block("notice.md", "Contract notice: Harbor Lane Authority ferry programme",
                   "The estimated total value of the contract is €3 million excluding VAT. Bids are due in May.")
     assert [s.sentence.text[:13] for s in select("estimated value Harbor Lane", sentences_of([block]))] == ["The estimated"]
+
+def test_an_answer_quotes_each_pdf_page_of_a_search_that_supports_it_not_only_the_best_page():
+    question = "What does a Harbourside Rowing Club membership include?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    pages = ("[rowing-guide.pdf#page=4] Harbourside Rowing Club membership\nA Harbourside Rowing Club membership "
+             "includes two coached outings a week. The membership also includes use of the club boats on weekends.\n\n"
+             "[rowing-guide.pdf#page=5] Harbourside Rowing Club membership\nEvery membership of the rowing club "
+             "includes a locker in the boathouse.\n\n"
+             "[rowing-guide.pdf#page=9] Regattas\nThe autumn regatta starts at the north pier.")
+    answer = decide(conversation(question, [(name, args, pages) for name, args in first]), [SEARCH]).content
+    assert "outings a week [rowing-guide.pdf#page=4]" in answer
+    assert "a locker in the boathouse [rowing-guide.pdf#page=5]" in answer and "#page=9" not in answer

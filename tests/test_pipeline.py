@@ -51,3 +51,21 @@ def test_huge_and_foreign_queries_do_not_crash() -> None:
     assert isinstance(search_knowledge_base("gross margin " * 10_000, "emp_alice"), list)
     assert isinstance(search_knowledge_base("公司的地址是什么？", "emp_alice"), list)
     assert isinstance(search_knowledge_base("Какой адрес компании?", "emp_alice"), list)
+
+
+def test_search_knowledge_base_spreads_a_repeated_page_over_the_next_reranked_page(monkeypatch) -> None:
+    """A lighthouse manual: the three best passages hold page 4 twice, so page 9 joins them."""
+    from ragcourse import pipeline
+    from ragcourse.chunking import Chunk
+    from ragcourse.retrieval import Hit, SearchRun
+
+    def paged(position: int, page: int) -> Hit:
+        chunk = Chunk(chunk_id=f"lamp:{position}", doc_id="lamp", position=position, title="Lamp manual", heading="",
+                      text=f"Lamp passage {position}.", source="lamp.pdf", page=page)
+        return Hit(chunk, 1.0 - position / 10, {}, {})
+
+    ranked = [paged(1, 4), paged(2, 4), paged(3, 2), paged(4, 9)]
+    run = SearchRun("lamp", ["lamp"], ranked[:3], stages={"reranked": ranked})
+    monkeypatch.setattr(pipeline, "run_search", lambda *args, **kwargs: run)
+    passages = search_knowledge_base("how is the lamp cleaned?", "emp_alice")
+    assert [(p.source, p.page) for p in passages] == [("lamp.pdf", 4), ("lamp.pdf", 4), ("lamp.pdf", 2), ("lamp.pdf", 9)]

@@ -798,6 +798,7 @@ class Policy:
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
                 if q.cause and role == "web":  # a news page's headline sums up what happened and why
                     sentences += _headlines(call.result, {s.label for s in chosen or self._quote(call, limit)})
+                chosen += _from_other_pages(self._unscoped(call.text), call.result, chosen, self.needs_number)
                 sentences += chosen
                 if chosen or self._quote(call, 1):
                     answered.add(call.text)
@@ -1133,3 +1134,20 @@ def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_cho
         chosen = planned if parallel else planned[:1]
         return Decision([(tool.name, args) for tool, args in chosen])
     return Decision([], policy.answer())
+
+
+def _from_other_pages(query: str, result: str, chosen: list[Sentence], needs_number: bool) -> list[Sentence]:
+    """The best supporting sentence of each PDF page (``#page=`` label) of a search's result that no chosen sentence
+    cites yet: a page break cuts a document where the layout does, not where the subject does, so an answer spread
+    over pages needs a quote from each, and the best two sentences overall often come from one page."""
+    blocks = parse_blocks(result)
+    cited = {label for s in chosen for label in (s.label, *s.also)}
+    taken = {s.text for s in chosen}
+    extra: list[Sentence] = []
+    for label in dict.fromkeys(b.label for b in blocks if "#page=" in b.label and b.label not in cited):
+        found = select(query, sentences_of([b for b in blocks if b.label == label]), 1, needs_number, taken)
+        best = max(found, key=lambda s: s.score, default=None)
+        if best:
+            extra.append(best.sentence)
+            taken.add(best.sentence.text)
+    return extra
