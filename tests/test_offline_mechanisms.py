@@ -1437,3 +1437,9 @@ def test_an_answer_quotes_each_pdf_page_of_a_search_that_supports_it_not_only_th
     answer = decide(conversation(question, [(name, args, pages) for name, args in first]), [SEARCH]).content
     assert "outings a week [rowing-guide.pdf#page=4]" in answer
     assert "a locker in the boathouse [rowing-guide.pdf#page=5]" in answer and "#page=9" not in answer
+
+
+def test_months_added_up_in_a_statement_make_the_quarters_the_question_after_it_compares():
+    asked = analyse("Add up ferry sales for Oct, Nov and Dec 2019 and compare with the July-September total. "
+                    "What's the Q4 total and the percent change vs Q3?")
+    assert asked.sides == ("Q4 2019", "Q3 2019") and asked.monthly and asked.subject == "ferry sales"
