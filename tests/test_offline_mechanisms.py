@@ -1443,3 +1443,22 @@ def test_months_added_up_in_a_statement_make_the_quarters_the_question_after_it_
     asked = analyse("Add up ferry sales for Oct, Nov and Dec 2019 and compare with the July-September total. "
                     "What's the Q4 total and the percent change vs Q3?")
     assert asked.sides == ("Q4 2019", "Q3 2019") and asked.monthly and asked.subject == "ferry sales"
+
+
+def test_a_label_before_a_colon_is_not_one_of_the_alternatives_after_it():
+    asked = analyse("Mooring fee caps: Harbor Lane or Quay Street, which lease costs us more, and by how much?")
+    assert asked.sides == ("Harbor Lane", "Quay Street")
+
+
+def test_how_much_of_a_whole_was_used_by_a_part_as_a_percentage_is_a_share():
+    asked = analyse("How much of the school's 2019 heating oil was used by the gym, as a percentage?")
+    assert asked.operation == "share" and asked.share_of == ("gym", "school 2019 heating oil")
+
+
+def test_orders_placed_are_the_records_even_when_the_question_says_booked_and_a_spelled_out_quarter_is_one_period():
+    from ragcourse.offline.dates import expand_spans
+
+    assert expand_spans("in Q2 2019 (Apr to Jun)") == "in Q2 2019 (April, May and June)"
+    assert expand_spans("from Apr to Jun") == "from Apr to Jun"  # two months to compare, outside brackets
+    asked = analyse("What's the total value we booked from Orlo Cycles for orders placed in Q2 2019 (Apr to Jun)?")
+    assert asked.orders and asked.total and asked.sides == ()

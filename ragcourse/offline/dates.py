@@ -160,8 +160,10 @@ _QUARTER_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd
 
 _MONTH_WORD = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|" \
               r"nov(?:ember)?|dec(?:ember)?)"
-#: "Jan through June", "Oct-Dec", "March–May": every month of the span, not just its two ends.
-_MONTH_SPAN = re.compile(rf"\b{_MONTH_WORD}\.?\s*(?:through|thru|until|till|[-–])\s*{_MONTH_WORD}\b", re.I)
+#: "Jan through June", "Oct-Dec", "March–May", "(Oct to Dec)": every month of the span, not just its two ends ("from
+#: Oct to Dec" outside brackets names two months to compare).
+_MONTH_SPAN = re.compile(rf"\b{_MONTH_WORD}\.?\s*(?:through|thru|until|till|[-–]|to(?=\s*(?:{_MONTH_WORD[1:]}\.?\s*\)))\s*"
+                         rf"{_MONTH_WORD}\b", re.I)
 
 
 def _every_month(m: re.Match[str]) -> str:

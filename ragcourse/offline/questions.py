@@ -102,10 +102,15 @@ _NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude
                          r"\b(?:clauses?|penalt\w*|liabilit\w*|terms)\b", re.I)
 
 
+#: Words only the records use: "orders placed in Q4", "in the order system" (whatever else the clause says).
+_RECORDS = re.compile(r"\borders?\s+(?:were\s+|was\s+)?placed\b|\border (?:system|records?|book)\b", re.I)
+
+
 def asks_orders(clauses: list[str]) -> bool:
     """Whether a clause asks about an order or a shipment ("one of our shipments is delayed"), not about delivery
-    terms ("the late-delivery penalty in their contract" is a contract question)."""
-    return any(_ORDERS.search(c) and not _NOT_ORDERS.search(c) for c in clauses if c)
+    terms ("the late-delivery penalty in their contract" is a contract question) or bookings, unless it names the
+    records themselves ("the value we booked for orders placed in Q4")."""
+    return any(_ORDERS.search(c) and (not _NOT_ORDERS.search(c) or _RECORDS.search(c)) for c in clauses if c)
 
 
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
@@ -158,7 +163,7 @@ _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*"
 OPERATIONS: dict[str, re.Pattern[str]] = {
     "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|"
                         r"\b(?:what|how (?:big|large|much)(?: of)?(?: an?)?) (?:percentage|percent|part) of\b|"
-                        r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b|"
+                        r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b|,\s*as an? (?:percentage|share)\s*\??$|"
                         r"\bwhat (?:share|proportion|fraction|percentage|percent|part) (?:is|was|are|were) (?:that|this|it)\b|"
                         r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
                         re.I),
@@ -183,6 +188,8 @@ _SHARE_OF = (
                r"percentage|percent|part)\s+(?P<part>[^?;]+)", re.I),
     re.compile(r"(?P<part>[^,?;]+?)\s+as an?\s+(?:percentage|percent|share|fraction|proportion)\s+of\s+"
                r"(?P<whole>[^?;,]+)", re.I),
+    re.compile(r"\bhow much of\s+(?P<whole>[^?;,]+?)\s+(?:was|were|is|are|did)\s+(?:[\w-]+\s+)?(?:by|from|for|on|in)\s+"
+               r"(?P<part>[^?;,]+)", re.I),  # "how much of the 2024 electricity was used by Penang, as a percentage?"
 )
 #: "how many $M of Q2 revenue came from subscriptions": an amount worked out from the share the documents give the part
 #: and the whole it is a share of.
@@ -410,6 +417,9 @@ _ALTERNATIVES = re.compile(r"[,:;?]|\s[-–—]\s|\bwhich\b|\bwho\b|\bwhether\b"
 
 def _alternatives(clause: str) -> list[str]:
     """The items offered as a choice: "..., North Street or Harbor Lane", "a, b or c", "whether x or y"."""
+    label, colon, rest = clause.partition(":")
+    if colon and re.search(r"\bor\b", rest) and not re.search(r"\bor\b", label):
+        clause = rest  # "Late-delivery caps: Halvorsen or Oakridge, which ...": the label names the measure
     segments = [seg.strip() for seg in _ALTERNATIVES.split(clause)]
     for index, segment in enumerate(segments):
         segment = re.split(r"\b(?:did|does|do|is|are|was|were|has|have|had|will|can)\s+(?=\S+\s.*\bor\b)", segment,
@@ -824,6 +834,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     else:
         asked_clauses = [context, *clauses]
     total = bool(_TOTAL.search(text))
+    if total and asks_orders(asked_clauses) and sides and {side for side in sides} == {
+            Period(p.year, "month", m).text for p in periods if p.kind == "quarter" and p.year
+            for m in range(p.number * 3 - 2, p.number * 3 + 1)}:  # "orders placed in Q4 (Oct to Dec)": one period
+        sides = []
     operation = _operation(text, sides, total)
     if spelled_out and operation == "sum":  # "add up Oct, Nov and Dec and compare with Jul-Sep": each side is a sum
         operation = "difference"
