@@ -1462,3 +1462,14 @@ def test_orders_placed_are_the_records_even_when_the_question_says_booked_and_a_
     assert expand_spans("from Apr to Jun") == "from Apr to Jun"  # two months to compare, outside brackets
     asked = analyse("What's the total value we booked from Orlo Cycles for orders placed in Q2 2019 (Apr to Jun)?")
     assert asked.orders and asked.total and asked.sides == ()
+
+
+def test_the_fee_now_vs_what_it_was_under_a_years_rules_compares_now_with_that_year():
+    asked = analyse("What's the mooring fee per night now vs what it was under the 2019 harbour rules - how much more?")
+    assert asked.sides == ("now", "2019")
+
+
+def test_whats_the_short_explanation_after_a_statement_asks_the_statements_why():
+    asked = analyse("Parents keep asking me why the school bus ran late in March, and why nobody warned them. "
+                    "What's the short explanation?")
+    assert asked.cause and any("bus" in part for part in asked.parts)

@@ -372,6 +372,8 @@ _COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger
 #: figure is counted ("monthly order intake", "add up", "the record") and month names.
 #: "the reasons given", "the causes they cited": how reasons were offered, not what they are about.
 _GIVEN = word_set("given cited mentioned stated offered listed named provided")
+#: "What's the short explanation?" after a statement: how the answer should read, not what it is about.
+_FRAMING = word_set("short brief quick simple plain summary gist overview version answer story")
 
 _NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
@@ -487,6 +489,11 @@ def _versus(clause: str) -> list[str]:
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
+    now = re.compile(r"\bnow\b", re.I)  # ("the current one" is a version side of its own)
+    if bool(now.search(a)) != bool(now.search(b)):  # "the cap now vs what it was under the 2023 rules"
+        dated = find_periods(b if now.search(a) else a)
+        if len(dated) == 1:
+            return ["now", dated[0].text] if now.search(a) else [dated[0].text, "now"]
     return [key_phrase(a), key_phrase(b)]
 
 
@@ -773,7 +780,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
-                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS)  # "What caused that?", "What were the
+                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS | _FRAMING)  # "What caused that?", "What were the
                       # reasons given?" ask only about the statement
                       or (_BACK_REFERENCE.search(statement[2]) or _THE_CHANGE.search(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
