@@ -1473,3 +1473,8 @@ def test_whats_the_short_explanation_after_a_statement_asks_the_statements_why()
     asked = analyse("Parents keep asking me why the school bus ran late in March, and why nobody warned them. "
                     "What's the short explanation?")
     assert asked.cause and any("bus" in part for part in asked.parts)
+
+
+def test_two_measures_after_did_without_an_article_are_both_compared():
+    asked = analyse("In the 2019 parent survey, how much did overall happiness and the lunch score change versus 2018?")
+    assert asked.measures == ("overall happiness", "lunch score")

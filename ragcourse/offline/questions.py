@@ -526,8 +526,10 @@ _MEASURE_END = INCREASE_WORDS | DECREASE_WORDS | word_set("change changed change
 
 
 def _measures(main: str) -> tuple[str, ...]:
-    """Two measures named side by side with their articles: "the hotel cap and the per diem change ..."."""
-    m = re.search(r"\b(?:the|our) ((?:[\w-]+ ){0,2}?[\w-]+) and (?:the|our) ((?:[\w-]+ ?){1,3})", main, re.I)
+    """Two measures named side by side with their articles: "the hotel cap and the per diem change ...", "how much did
+    overall satisfaction and the price score change ..."."""
+    m = re.search(r"\b(?:the|our|(?:did|do|does)(?: the| our)?) ((?:[\w-]+ ){0,2}?[\w-]+) and (?:the|our) ((?:[\w-]+ ?){1,3})",
+                  main, re.I)
     if not m:
         return ()
     second = []
