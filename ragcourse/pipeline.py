@@ -14,7 +14,7 @@ from .index import KnowledgeBase, get_kb, organisation_name
 from .llm import chat_model
 from .prompts import answer_messages
 from .results import Passage, RagResult, Step, extract_citations
-from .retrieval import SearchRun, search, with_other_pages
+from .retrieval import SearchRun, search, with_other_pages, with_section_continuations
 
 NO_VISIBLE_DOCUMENTS = "No documents in the knowledge base are visible to you, so I cannot answer from them."
 
@@ -39,8 +39,11 @@ def search_knowledge_base(query: str, user_id: str | None = None, *, top_k: int 
     wrote the query for, which names the document when the query does not). As in :func:`simple_rag`, a kept passage
     that repeats a page brings in the next reranked one from another page: three passages of one page leave the
     agent a single page to quote when the answer spans several."""
-    run = run_search(query, resolve_user(user_id), top_k=top_k, asked=asked)
-    return [hit.chunk.passage(hit.score) for hit in with_other_pages(run.hits, run.stages.get("reranked", []))]
+    user = resolve_user(user_id)
+    kb = get_kb()
+    run = run_search(query, user, top_k=top_k, kb=kb, asked=asked)
+    hits = with_other_pages(run.hits, run.stages.get("reranked", []))
+    return [hit.chunk.passage(hit.score) for hit in with_section_continuations(kb, hits, kb.visible_doc_ids(user))]
 
 
 def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k: int = 3,  # noqa: ANN001
