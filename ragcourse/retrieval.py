@@ -83,6 +83,12 @@ class SearchRun:
     def passages(self) -> list[Passage]:
         return [h.passage for h in self.hits]
 
+    @property
+    def ranked(self) -> list[Hit]:
+        """Every candidate, best first: the reranked pool, then the fused list it was cut from (which repeats it).
+        Where a page the reranked five lack is sought, the fused list still has one to give."""
+        return [*self.stages.get("reranked", []), *self.stages.get("fused", [])]
+
 
 def clean_query(query: str) -> str:
     """The query as the retrievers see it: stripped and cut to :data:`MAX_QUERY_CHARS`; empty is an error."""

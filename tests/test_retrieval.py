@@ -13,6 +13,7 @@ from ragcourse.errors import CourseError
 from ragcourse.retrieval import (
     MAX_QUERY_CHARS,
     Hit,
+    SearchRun,
     clean_query,
     demote_unnamed_siblings,
     keyword_search,
@@ -122,6 +123,14 @@ def test_a_repeated_page_brings_in_the_next_page_not_yet_held():
 def test_passages_without_pages_are_never_extended():
     ranked = [paged("notes:000", None), paged("notes:001", None), paged("notes:002", None)]
     assert with_other_pages(ranked[:2], ranked) == ranked[:2]
+
+
+def test_when_the_reranked_five_hold_no_other_page_the_fused_list_gives_one():
+    """A lighthouse manual: all five reranked passages are on page 4; the fused list behind them has page 12."""
+    reranked = [paged(f"lamp:00{i}", 4) for i in range(5)]
+    fused = [reranked[1], reranked[0], paged("lamp:009", 12), *reranked[2:]]
+    run = SearchRun(query="lamp", queries=["lamp"], hits=reranked[:3], stages={"reranked": reranked, "fused": fused})
+    assert [h.chunk.page for h in with_other_pages(run.hits, run.ranked)] == [4, 4, 4, 12]
 
 
 def test_a_section_cut_by_a_page_break_brings_in_the_next_pages_first_piece():
