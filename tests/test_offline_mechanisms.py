@@ -1437,3 +1437,13 @@ def test_an_answer_quotes_each_pdf_page_of_a_search_that_supports_it_not_only_th
     answer = decide(conversation(question, [(name, args, pages) for name, args in first]), [SEARCH]).content
     assert "outings a week [rowing-guide.pdf#page=4]" in answer
     assert "a locker in the boathouse [rowing-guide.pdf#page=5]" in answer and "#page=9" not in answer
+
+
+def test_how_one_thing_affects_another_also_searches_the_affected_thing_alone():
+    """The question's own search is pulled to the cause, whose words it mostly holds ('mooring permit' pages)."""
+    question = "How does the mooring permit process in the Harbourside marina rules affect the berth fees for boats that need a permit?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    queries = [args["query"] for name, args in first if name == "find_docs"]
+    assert "berth fees boats need" in queries and len(queries) == 2
+    assert decide(conversation("What are the berth fees at Harbourside marina?", []), [SEARCH]).tool_calls == [
+        ("find_docs", {"query": "berth fees Harbourside marina"})]
