@@ -14,7 +14,7 @@ from .index import KnowledgeBase, get_kb, organisation_name
 from .llm import chat_model
 from .prompts import answer_messages
 from .results import Passage, RagResult, Step, extract_citations
-from .retrieval import SearchRun, search, with_other_pages
+from .retrieval import SearchRun, search, with_other_pages, with_section_continuations
 
 NO_VISIBLE_DOCUMENTS = "No documents in the knowledge base are visible to you, so I cannot answer from them."
 
@@ -37,10 +37,14 @@ def run_search(query: str, user_id: str, *, top_k: int = 3, rewrite: bool = True
 def search_knowledge_base(query: str, user_id: str | None = None, *, top_k: int = 3, asked: str = "") -> list[Passage]:
     """The passages ``user_id`` may read that best answer ``query``, best first (``asked``: the question an agent
     wrote the query for, which names the document when the query does not). As in :func:`simple_rag`, a kept passage
-    that repeats a page brings in the next reranked one from another page: three passages of one page leave the
-    agent a single page to quote when the answer spans several."""
-    run = run_search(query, resolve_user(user_id), top_k=top_k, asked=asked)
-    return [hit.chunk.passage(hit.score) for hit in with_other_pages(run.hits, run.stages.get("reranked", []))]
+    that repeats a page brings in the next candidate from another page: three passages of one page leave the
+    agent a single page to quote when the answer spans several. A kept section that runs on over a page break brings
+    in the next page's piece of it (:func:`~ragcourse.retrieval.with_section_continuations`)."""
+    user = resolve_user(user_id)
+    kb = get_kb()
+    run = run_search(query, user, top_k=top_k, kb=kb, asked=asked)
+    hits = with_other_pages(run.hits, run.ranked)
+    return [hit.chunk.passage(hit.score) for hit in with_section_continuations(kb, hits, kb.visible_doc_ids(user))]
 
 
 def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k: int = 3,  # noqa: ANN001
@@ -48,8 +52,9 @@ def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k:
     """One retrieval, one generation; the answer cites the passages it used.
 
     ``kb`` answers from another knowledge base than the course's (notebook 04 updates a copy). A kept passage that
-    repeats a page brings in the next reranked one from another page (:func:`~ragcourse.retrieval.with_other_pages`):
-    with one search only, an answer spread over pages must be reachable from it.
+    repeats a page brings in the next candidate from another page (:func:`~ragcourse.retrieval.with_other_pages` over
+    ``run.ranked``: the reranked five, then the fused list when they hold no other page): with one search only, an
+    answer spread over pages must be reachable from it.
     Both model calls (the query rewrite and the answer) are in ``usage`` and the trace.
     """
     started = time.perf_counter()
@@ -57,7 +62,7 @@ def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k:
     user = resolve_user(user_id, kb)
     with open_ledger(client) as ledger:
         run = run_search(question, user, top_k=top_k, client=ledger.client, kb=kb)
-        hits = with_other_pages(run.hits, run.stages.get("reranked", []))
+        hits = with_other_pages(run.hits, run.ranked)
         passages = [hit.chunk.passage(hit.score) for hit in hits]
         ledger.trace.append(Step(kind="retrieve", tool="search_knowledge_base",
                                  args={"query": question, "queries": run.queries}, result=f"{len(passages)} passages",

@@ -83,6 +83,12 @@ class SearchRun:
     def passages(self) -> list[Passage]:
         return [h.passage for h in self.hits]
 
+    @property
+    def ranked(self) -> list[Hit]:
+        """Every candidate, best first: the reranked pool, then the fused list it was cut from (which repeats it).
+        Where a page the reranked five lack is sought, the fused list still has one to give."""
+        return [*self.stages.get("reranked", []), *self.stages.get("fused", [])]
+
 
 def clean_query(query: str) -> str:
     """The query as the retrievers see it: stripped and cut to :data:`MAX_QUERY_CHARS`; empty is an error."""
@@ -286,6 +292,31 @@ def with_other_pages(hits: Sequence[Hit], ranked: Sequence[Hit]) -> list[Hit]:
         if page(hit) is not None and page(hit) not in held:  # so never one of ``hits``
             extra.append(hit)
             held.add(page(hit))
+    return [*hits, *extra]
+
+
+def with_section_continuations(kb: SearchableKB, hits: Sequence[Hit], visible: Collection[str]) -> list[Hit]:
+    """``hits`` and, for each hit whose section is the last on its page and goes on over the page break, the next
+    page's first chunk: a page break cuts a section where the layout does, so the rest of what a passage says is
+    often on a page that holds no query word. (The previous page, for a section that began there, was measured too
+    and added nothing.) Only ``visible`` doc ids are added, each page once; chunks without a page or heading add none."""
+    pages: dict[tuple[str, int], list[Chunk]] = {}
+    if any(h.chunk.page is not None and h.chunk.heading for h in hits):
+        for chunk in sorted(kb.chunks.values(), key=lambda c: c.position):
+            if chunk.page is not None:
+                pages.setdefault((chunk.source, chunk.page), []).append(chunk)
+    held = {(h.chunk.source, h.chunk.page) for h in hits}
+    extra: list[Hit] = []
+    for hit in hits:
+        chunk = hit.chunk
+        if chunk.page is None or not chunk.heading:
+            continue
+        following = (chunk.source, chunk.page + 1)
+        first = pages.get(following, [None])[0]
+        if (following not in held and first is not None and first.doc_id in visible
+                and pages[(chunk.source, chunk.page)][-1].heading == chunk.heading == first.heading):
+            extra.append(Hit(first, hit.score))
+            held.add(following)
     return [*hits, *extra]
 
 

@@ -1478,3 +1478,11 @@ def test_whats_the_short_explanation_after_a_statement_asks_the_statements_why()
 def test_two_measures_after_did_without_an_article_are_both_compared():
     asked = analyse("In the 2019 parent survey, how much did overall happiness and the lunch score change versus 2018?")
     assert asked.measures == ("overall happiness", "lunch score")
+def test_how_one_thing_affects_another_also_searches_the_affected_thing_alone():
+    """The question's own search is pulled to the cause, whose words it mostly holds ('mooring permit' pages)."""
+    question = "How does the mooring permit process in the Harbourside marina rules affect the berth fees for boats that need a permit?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    queries = [args["query"] for name, args in first if name == "find_docs"]
+    assert "berth fees boats need" in queries and len(queries) == 2
+    assert decide(conversation("What are the berth fees at Harbourside marina?", []), [SEARCH]).tool_calls == [
+        ("find_docs", {"query": "berth fees Harbourside marina"})]

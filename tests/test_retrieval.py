@@ -13,6 +13,7 @@ from ragcourse.errors import CourseError
 from ragcourse.retrieval import (
     MAX_QUERY_CHARS,
     Hit,
+    SearchRun,
     clean_query,
     demote_unnamed_siblings,
     keyword_search,
@@ -22,6 +23,7 @@ from ragcourse.retrieval import (
     vector_search,
     weighted_fusion,
     with_other_pages,
+    with_section_continuations,
 )
 from ragcourse.store import VectorStore
 
@@ -121,6 +123,37 @@ def test_a_repeated_page_brings_in_the_next_page_not_yet_held():
 def test_passages_without_pages_are_never_extended():
     ranked = [paged("notes:000", None), paged("notes:001", None), paged("notes:002", None)]
     assert with_other_pages(ranked[:2], ranked) == ranked[:2]
+
+
+def test_when_the_reranked_five_hold_no_other_page_the_fused_list_gives_one():
+    """A lighthouse manual: all five reranked passages are on page 4; the fused list behind them has page 12."""
+    reranked = [paged(f"lamp:00{i}", 4) for i in range(5)]
+    fused = [reranked[1], reranked[0], paged("lamp:009", 12), *reranked[2:]]
+    run = SearchRun(query="lamp", queries=["lamp"], hits=reranked[:3], stages={"reranked": reranked, "fused": fused})
+    assert [h.chunk.page for h in with_other_pages(run.hits, run.ranked)] == [4, 4, 4, 12]
+
+
+def test_a_section_cut_by_a_page_break_brings_in_the_next_pages_first_piece():
+    """A beekeeping guide: 'Swarm control' ends page 6 and goes on at the top of page 7, so a hit on it brings in
+    page 7's first chunk; 'Hive tools' ends before page 6 does, so a hit on it brings in nothing; nor does a page
+    the reader may not see."""
+    def piece(page: int, position: int, heading: str, text: str, group: str = "beekeepers") -> Chunk:
+        return Chunk(chunk_id=f"bees-p{page}:{position:03d}", doc_id=f"bees-p{page}", position=position, title="Guide",
+                     heading=heading, text=text, source="bees.pdf", allowed_groups=(group,), page=page)
+
+    guide = [piece(6, 0, "Hive tools", "A smoker calms the colony."),
+             piece(6, 1, "Swarm control", "Swarm cells along the bottom of a frame mean the colony plans to"),
+             piece(7, 0, "Swarm control", "leave within days: split the hive before the cells are capped."),
+             piece(7, 1, "Honey harvest", "Harvest when most cells are capped."),
+             piece(8, 0, "Honey harvest", "Extract at room temperature.", group="staff")]
+    kb = SimpleNamespace(chunks={c.chunk_id: c for c in guide})
+    everything = {c.doc_id for c in guide}
+    swarm, tools, harvest = Hit(guide[1], 2.0), Hit(guide[0], 1.0), Hit(guide[3], 1.5)
+    assert [h.chunk.chunk_id for h in with_section_continuations(kb, [swarm, tools], everything)] == [
+        "bees-p6:001", "bees-p6:000", "bees-p7:000"]
+    assert with_section_continuations(kb, [tools], everything) == [tools]
+    assert with_section_continuations(kb, [harvest], everything - {"bees-p8"}) == [harvest]
+    assert with_section_continuations(kb, [harvest], everything)[-1].chunk.chunk_id == "bees-p8:000"
 
 
 def test_rrf_sums_reciprocal_ranks():

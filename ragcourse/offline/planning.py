@@ -218,6 +218,7 @@ class Policy:
                 planned.append((orders, {k: v for k, v in arguments.items() if k != named}))
         if search and not (orders and q.orders and not q.comparison and not q.cause):
             planned += [(search, text_arguments(search, query)) for query in q.searches()]
+            planned += [(search, text_arguments(search, query)) for query in affected_side(self.question_text)]
         elif search:  # a part not about orders ("... of the volume in their agreement") is in the documents
             customer = customer_name(self.question_text)
             searched = [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
@@ -1122,6 +1123,21 @@ def _rounded(result: str, decimals: int) -> str:
 def _shorten(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+_AFFECTS = re.compile(r"\bhow (?:does|do|did|will|would|can|could|might) (?P<cause>.+?) (?:affect|impact|influence|"
+                      r"relate to)s? (?P<effect>.+?)[?.!]*$", re.I)
+
+
+def affected_side(question: str) -> list[str]:
+    """A search for what "how does X affect Y?" asks about, without X's words: the question's own search is pulled
+    to X, whose words it mostly holds, while the answer needs the passage that says what Y is."""
+    relation = _AFFECTS.search(question)
+    if not relation:
+        return []
+    cause = {w.lower() for w in key_phrase(relation["cause"]).split()}
+    effect = [w for w in key_phrase(relation["effect"]).split() if w.lower() not in cause]
+    return [" ".join(effect)] if effect else []
 
 
 def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_choice: str = "auto",
