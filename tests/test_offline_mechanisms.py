@@ -1486,3 +1486,17 @@ def test_how_one_thing_affects_another_also_searches_the_affected_thing_alone():
     assert "berth fees boats need" in queries and len(queries) == 2
     assert decide(conversation("What are the berth fees at Harbourside marina?", []), [SEARCH]).tool_calls == [
         ("find_docs", {"query": "berth fees Harbourside marina"})]
+
+
+def test_what_caused_x_and_why_did_it_drag_on_names_no_referent_of_its_own():
+    question = "What actually caused the ferry booking outage on 3 May 2019, and why did it drag on after the fix?"
+    found = ("[pm.md] Post-mortem — Ferry Booking Outage\nThe ferry booking outage was caused by an expired certificate. "
+             "It dragged on after the fix because all clients reconnected at once.")
+    observed = []
+    for _ in range(4):
+        decision = decide(conversation(question, observed), [SEARCH])
+        if not decision.tool_calls:
+            break
+        observed += [(name, args, found) for name, args in decision.tool_calls]
+    answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
+    assert "expired certificate" in answer and not answer.startswith("It is")

@@ -79,6 +79,8 @@ _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no
                             re.I)
 #: A name or code after the first word: "Quorra Metrics", "EMSB", "EUR/USD" (months are dates, not names).
 _NAMED = re.compile(rf"(?<!^)(?<![.?!] )\b(?!(?:{'|'.join(m.capitalize() for m in MONTHS)}|Q[1-4])\b)[A-Z][\w&/-]+")
+#: A question whose first part asks for a cause: its "it" is the thing it names, not a name an answer gives.
+_ASKS_WHY_FIRST = re.compile(r"\s*(?:why|how come|what (?:\w+ )?caused)\b", re.I)
 _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 #: A section heading that announces causes: "What drove the improvement", "Why it happened", "Root cause".
 _CAUSE_HEADING = re.compile(rf"^\s*(?:what|why|how)\b|{GIVES_CAUSE.pattern}|\bmade the difference\b", re.I)
@@ -721,7 +723,7 @@ class Policy:
             first = next((p for p in q.parts if p not in q.referring), "")
             # "why did X fail, and why did testing not catch it?": "it" is X, the first part's subject, not a name in
             # its answer (an answer of reasons names no thing)
-            scope = first if re.match(r"\s*why\b", q.text, re.I) else self.referent or first
+            scope = first if _ASKS_WHY_FIRST.match(q.text) else self.referent or first
             planned = [(search, text_arguments(search, f"{scope} {part}")) for part in q.referring] if scope else []
         if not q.comparison:
             expression = None
@@ -824,8 +826,8 @@ class Policy:
     def _referent_line(self, sentences: list[Sentence]) -> list[str]:
         """"Which one is it, and ...?": the name the first part's search found, said first when no quoted sentence
         says it (it came from a passage's title), cited to that passage."""
-        name = self.referent if self.q.referring else ""
-        if not name or any(name.lower() in s.text.lower() for s in sentences):
+        name = self.referent if self.q.referring else ""  # ("What caused X, and why did it drag on?" names X itself)
+        if not name or _ASKS_WHY_FIRST.match(self.q.text) or any(name.lower() in s.text.lower() for s in sentences):
             return []
         labels = [b.label for c in self.calls if c.result for b in parse_blocks(c.result) if name in b.title]
         return [f"It is {name} [{labels[0]}]."] if labels else []
