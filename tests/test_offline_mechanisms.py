@@ -1490,7 +1490,7 @@ def test_how_one_thing_affects_another_also_searches_the_affected_thing_alone():
 
 def test_what_caused_x_and_why_did_it_drag_on_names_no_referent_of_its_own():
     question = "What actually caused the ferry booking outage on 3 May 2019, and why did it drag on after the fix?"
-    found = ("[pm.md] Post-mortem — Ferry Booking Outage\nThe ferry booking outage on 3 May 2019 was caused by an expired certificate. "
+    found = ("[pm.md] Post-mortem — Ferry Booking Outage\nThe outage on 3 May 2019 was caused by an expired certificate. "
              "It dragged on after the fix because all clients reconnected at once.")
     observed = []
     for _ in range(4):
