@@ -1494,3 +1494,17 @@ def test_what_caused_x_and_why_did_it_drag_on_names_no_referent_of_its_own():
         observed += [(name, args, found) for name, args in decision.tool_calls]
     answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
     assert "expired certificate" in answer and not answer.startswith("It is")
+
+
+def test_a_statement_then_a_question_without_months_has_a_text_subject():
+    asked = analyse("Heard a rumour we're buying a small bakery chain. Which chain is it and what's the price?")
+    assert isinstance(asked.subject, str)
+
+
+def test_an_answer_that_never_speaks_of_what_was_asked_says_it_was_not_found():
+    question = "What is the door code for the back entrance of the Harbor Lane bakery?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    observed = [(name, args, "[bakery.md] Harbor Lane bakery\nThe back entrance of the Harbor Lane bakery opens at "
+                 "6:00 for deliveries.") for name, args in first]
+    answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
+    assert "I could not find door code" in answer

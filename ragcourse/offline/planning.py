@@ -35,7 +35,17 @@ from functools import cached_property
 from typing import Any
 
 from .. import prompts
-from .answering import GIVES_CAUSE, REFUSAL, Sentence, asks_quantity, score, select, sentences_of
+from .answering import (
+    GIVES_CAUSE,
+    REFUSAL,
+    Sentence,
+    asked_focus,
+    asks_quantity,
+    score,
+    select,
+    sentences_of,
+    speaks_of,
+)
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
@@ -819,6 +829,9 @@ class Policy:
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         lead += self._referent_line(sentences)
         missing = [m for m in missing if m not in answered]
+        focus = asked_focus(q.text) if not (lead or q.comparison or q.cause or len(q.parts) > 1) else ""
+        if focus and sentences and not any(speaks_of(focus, s) for s in sentences):
+            missing.append(focus)  # "the password for the guest wifi": the network's name is no password
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL

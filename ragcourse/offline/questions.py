@@ -799,16 +799,17 @@ def analyse(question: str, today: date | None = None) -> Question:
     scene = context_names(" ".join(preamble)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
-    spelled_out = _quarters_spelled_out(text, periods) or (context and _quarters_spelled_out(  # "Add up Oct, Nov
-        f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)))  # and Dec. What's the Q4 total?"
+    spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
+        f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)) if context else [])  # the Q4 total?"
     sides = spelled_out or _sides(main, periods, text)
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
-    subject = _refined_subject(main, clauses, sides) or (context and spelled_out and _refined_subject(
-        context, [context], sides))  # "Add up bookings for Oct, Nov and Dec. What's the Q4 total?": the bookings
+    subject = _refined_subject(main, clauses, sides)
+    if not subject and context and spelled_out:  # "Add up bookings for Oct, Nov and Dec. What's the Q4 total?"
+        subject = _refined_subject(context, [context], sides)
     if sides and not subject:  # "which was lower: the X in March or in April?": the measure sits with the sides
         subject = _subject(max(clauses, key=lambda c: sum(side.lower() in c.lower() for side in sides)), sides)
     if qualifiers:
