@@ -211,7 +211,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
 
 
 #: An amount with its unit: "$4,000", "EUR 150", "20 days", "12%".
-_AMOUNT = re.compile(r"([$€£]|\b(?:usd|eur|gbp)\b)\s?(\d[\d,]*(?:\.\d+)?)|"
+_QUANTITY = re.compile(r"([$€£]|\b(?:usd|eur|gbp)\b)\s?(\d[\d,]*(?:\.\d+)?)|"
                      r"\b(\d[\d,]*(?:\.\d+)?)\s?(%|(?:day|week|month|year|hour|km|kg)s?\b)", re.I)
 
 
@@ -223,7 +223,7 @@ def _unit(match: re.Match[str]) -> str:
 def _amounts(text: str) -> dict[str, set[str]]:
     """The terms of each amount in ``text``, by unit."""
     found: dict[str, set[str]] = {}
-    for m in _AMOUNT.finditer(text):
+    for m in _QUANTITY.finditer(text):
         found.setdefault(_unit(m), set()).update(terms(m[2] or m[3]))
     return found
 
@@ -363,13 +363,15 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
         places.setdefault(sentence.label, set()).update(sentence.places)
     named = [s for s in supporting if all(_named_in(name, passage.get(s.sentence.label, set())) or (
         name in settings and not places.get(s.sentence.label)) for name in names)]
-    if focus and not any(speaks_of(focus, s.sentence) for s in named):
+    ordered = _asked_first(focus, named)
+    if focus and not (ordered and speaks_of(focus, ordered[0].sentence)):
         return []  # nothing speaks of what is asked: refuse rather than quote what is merely near it
-    return _asked_first(focus, named)
+    return ordered
 
 
 def _asked_first(focus: str, supporting: list[Scored]) -> list[Scored]:
-    """What is asked for before what merely shares the source's words ("the MHI in the member survey")."""
+    """What is asked for before what merely shares the source's words ("the MHI in the member survey"), each sentence
+    judged once."""
     return sorted(supporting, key=lambda s: not speaks_of(focus, s.sentence)) if focus else supporting
 
 
@@ -478,9 +480,8 @@ def _with_other_side(chosen: list[Scored], sentences: Sequence[Sentence]) -> lis
     result, taken = list(chosen), {s.sentence.position for s in chosen}
     for scored in chosen:
         sentence = scored.sentence
-        following = sentences[sentence.position + 1] if sentence.position + 1 < len(sentences) else None
-        if not following or following.label != sentence.label or following.position in taken \
-                or not _THRESHOLD.search(sentence.text):
+        following = _next_in_passage(sentence, sentences)
+        if not following or following.position in taken or not _THRESHOLD.search(sentence.text):
             continue
         shared = {m.group().strip() for m in numbers(sentence.text)} & {m.group().strip() for m in numbers(following.text)}
         if shared or _OTHER_SIDE.search(following.text):
@@ -498,12 +499,17 @@ def _with_its_figure(scored: Scored, sentences: Sequence[Sentence]) -> Scored:
     """For a question asking how much, a sentence without a number that the next sentence of its passage gives the
     figure of ("... found small differences in the count. The value involved was $38,000."): that next sentence, in
     its place (the sentence itself comes along as its antecedent, see :func:`_with_antecedents`)."""
-    sentence = scored.sentence
-    following = sentences[sentence.position + 1] if sentence.position + 1 < len(sentences) else None
-    if numbers(sentence.text) or not following or following.label != sentence.label \
-            or not numbers(following.text) or not _GIVES_ITS_FIGURE.search(following.text):
+    following = _next_in_passage(scored.sentence, sentences)
+    if numbers(scored.sentence.text) or not following or not numbers(following.text) \
+            or not _GIVES_ITS_FIGURE.search(following.text):
         return scored
     return replace(scored, sentence=following)
+
+
+def _next_in_passage(sentence: Sentence, sentences: Sequence[Sentence]) -> Sentence | None:
+    """The sentence after ``sentence`` in its own passage, if any."""
+    following = sentences[sentence.position + 1] if sentence.position + 1 < len(sentences) else None
+    return following if following and following.label == sentence.label else None
 
 
 #: A sentence that leans on the one before it: "It was not detected because ...", "The meter then reported ...".

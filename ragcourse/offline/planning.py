@@ -590,19 +590,21 @@ class Policy:
             return []
         searched = [c for c in self.calls if c.name == search.name and c.result is not None]
         names = self._names() + [frozenset({t}) for t in self._unknown_terms(searched)]
-        def own(call: Call) -> list[frozenset[str]]:  # "Q2 2024 revenue", the whole of a share, names no one
-            return [name for name in names if name <= set(terms(call.text))] or (names if _NAMED.search(call.text) else [])
+        quotes = [self._quote(c, 3) for c in searched]
+        owned = [[name for name in names if name <= set(terms(c.text))] or (names if _NAMED.search(c.text) else [])
+                 for c in searched]  # "Q2 2024 revenue", the whole of a share, names no one: not judged by names
 
-        empty = [c for c in searched if not any(  # a near miss that never names the asked thing is no answer
-            not own(c) or any(name <= s.terms | s.title_terms for name in own(c))
-            for s in self._quote(c, 3))]
+        def naming(own: list[frozenset[str]], sentences: list[Sentence]) -> list[Sentence]:
+            return [s for s in sentences if not own or any(name <= s.terms | s.title_terms for name in own)]
+
+        # a near miss that never names the asked thing is no answer
+        empty = [c for c, own, found in zip(searched, owned, quotes, strict=True) if not naming(own, found)]
         if _NAMED.search(self.question_text) or names:
             # ... and a passage that names the thing but says nothing of the asked measure ("Veltrix launched the X"
             # for "how many X did Veltrix ship") is a near miss too: its own reports may say it
             measure = set(terms(self.q.subject)) - set().union(*names) - _GRAMMAR_TERMS
-            missed = [c for c in searched if c not in empty and measure and not any(
-                measure & s.terms for s in self._quote(c, 3)
-                if not own(c) or any(name <= s.terms | s.title_terms for name in own(c)))]
+            missed = [c for c, own, found in zip(searched, owned, quotes, strict=True) if c not in empty and measure
+                      and not any(measure & s.terms for s in naming(own, found))]
             return [(web, text_arguments(web, c.text)) for c in empty + missed]
         # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
         # answered it, even in other words ("greyfield research: size of the segment?"), once, with its key terms
@@ -1109,7 +1111,7 @@ def _own_periods(text: str, match: re.Match[str], later: list[re.Match[str]]) ->
     """The periods a number belongs to: those written between it and the next number ("from 14% in Q2 to 17% in Q3"),
     else those of its own stretch of the sentence."""
     stretch = own_stretch(text, match)
-    end = min([text.find(stretch) + len(stretch), *(m.start() for m in later)])
+    end = min([text.find(stretch, max(0, match.end() - len(stretch))) + len(stretch), *(m.start() for m in later)])
     return find_periods(text[match.end():end]) or find_periods(stretch)
 
 

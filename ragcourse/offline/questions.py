@@ -147,6 +147,8 @@ _LABEL = re.compile(r"^((?:(?!\b(?:what|which|who|whom|whose|when|where|why|how|
                     r"why|how|until|by|is|are|do|does|can)\b)", re.I)
 #: "now", "currently": the present side of a comparison with a named year.
 _NOW = re.compile(r"\b(?:now|currently|current|today|these days|at the moment)\b", re.I)
+#: "now" alone ("the current one" is a version side of its own).
+_NOW_WORD = re.compile(r"\bnow\b", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
@@ -373,7 +375,7 @@ _COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger
 #: "the reasons given", "the causes they cited": how reasons were offered, not what they are about.
 _GIVEN = word_set("given cited mentioned stated offered listed named provided")
 #: "What's the short explanation?" after a statement: how the answer should read, not what it is about.
-_FRAMING = word_set("short brief quick simple plain summary gist overview version answer story")
+_FRAMING = word_set("short brief quick simple plain summary gist overview answer")
 
 _NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
@@ -489,11 +491,10 @@ def _versus(clause: str) -> list[str]:
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
-    now = re.compile(r"\bnow\b", re.I)  # ("the current one" is a version side of its own)
-    if bool(now.search(a)) != bool(now.search(b)):  # "the cap now vs what it was under the 2023 rules"
-        dated = find_periods(b if now.search(a) else a)
+    if bool(_NOW_WORD.search(a)) != bool(_NOW_WORD.search(b)):  # "the cap now vs what it was under the 2023 rules"
+        dated = find_periods(b if _NOW_WORD.search(a) else a)
         if len(dated) == 1:
-            return ["now", dated[0].text] if now.search(a) else [dated[0].text, "now"]
+            return ["now", dated[0].text] if _NOW_WORD.search(a) else [dated[0].text, "now"]
     return [key_phrase(a), key_phrase(b)]
 
 
