@@ -1508,3 +1508,77 @@ def test_an_answer_that_never_speaks_of_what_was_asked_says_it_was_not_found():
                  "6:00 for deliveries.") for name, args in first]
     answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
     assert "I could not find door code" in answer
+
+
+@pytest.mark.parametrize(("question", "focus"), [
+    ("What's the membership fee for the rowing club?", "membership fee"),
+    ("How long is the guarantee on the harbour kettle?", "guarantee"),
+    ("What is the locker size (width and depth) at the pool?", "locker size"),
+    ("how much does the council contribute to the library fund, % of cost?", "library fund"),
+    ("saw the notice about the new ferry - so what's the winter timetable?", "winter timetable"),
+    ("What were Saltmarsh's total ticket sales in 2019?", "total ticket sales"),
+    ("A lamp on the boiler is blinking red — what's that telling me?", ""),  # a pronoun is nothing asked for
+    ("What's the deadline for returning a library book?", ""),  # a bound's name says only the answer's shape
+])
+def test_what_a_question_asks_for_is_read_through_contractions_brackets_and_possessives(question, focus):
+    from ragcourse.offline.answering import asked_focus
+
+    assert asked_focus(question) == focus
+
+
+def test_a_contracted_question_about_something_no_passage_mentions_says_it_was_not_found():
+    question = "What's the wifi password in the Harbor Lane bakery?"
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    observed = [(name, args, "[bakery.md] Harbor Lane bakery\nGuests can use the 'Harbor-Guest' wifi network in the "
+                 "Harbor Lane bakery.") for name, args in first]
+    answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
+    assert answer.startswith("I could not find wifi password")
+
+
+def test_a_preposition_before_which_opens_a_question_not_a_relative_clause():
+    assert analyse("On which date is the Saltmarsh harbour festival in 2019?").parts == (
+        "date Saltmarsh harbour festival 2019",)
+
+
+def test_a_sentence_giving_the_figure_of_the_one_before_speaks_of_what_that_one_speaks_of():
+    block = Block("inspection.md", "Boat shed inspection — Moorings at Saltmarsh",
+                  "The inspectors walked the moorings at Saltmarsh and found small gaps in the boat shed, where old "
+                  "hulls were stored without labels. The value involved was about $2,400 and has been repaired. "
+                  "Storage at Saltmarsh doubled when the second jetty opened.")
+    chosen = select("What value of mooring gaps did the inspectors find in the Saltmarsh boat shed?", sentences_of([block]))
+    assert any("$2,400" in s.sentence.text for s in chosen)
+
+
+def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
+    asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
+                    "which pays more per night, and by how much?")
+    assert asked.sides == ("Saltmarsh marina contract", "Harbourside contract")
+    assert "reconcile" not in asked.subject.lower() and "berth fee" in asked.subject
+
+
+def test_a_premise_given_before_the_question_is_a_statement_not_a_part_to_search():
+    asked = analyse("Given that the Saltmarsh ferry has a new timetable, what does a return ticket cost and when "
+                    "does the first boat leave?")
+    assert not any(part.startswith("Given") for part in asked.parts)
+    assert asked.text.startswith("What does a return ticket cost")
+
+
+def test_what_someone_pays_is_answered_by_an_amount_of_money_not_by_any_sentence_about_them():
+    block = Block("club.md", "Rowing club members",
+                  "Harbour Rowing members collect their boat keys at the clubhouse desk. "
+                  "The junior membership runs for 12 months from the day of joining.")
+    assert select("What does a junior member of Harbour Rowing pay per year?", sentences_of([block])) == []
+    paid = Block("fees.md", "Rowing club fees", "A junior member of Harbour Rowing pays $120 per year.")
+    assert select("What does a junior member of Harbour Rowing pay per year?", sentences_of([block, paid]))
+
+
+def test_a_remark_after_the_question_is_not_part_of_what_is_measured():
+    asked = analyse("Average monthly ticket sales over Jan–Mar 2019? Just need the number for a budget sheet.")
+    assert asked.subject == "ticket sales" and asked.operation == "average"
+
+
+def test_a_cap_is_the_number_its_limit_word_leads_to_not_the_rate_before_it():
+    block = Block("ferry.md", "Harbour Ferries passenger terms",
+                  "If a ferry is delayed, the operator refunds 3% of the fare for each hour of delay, up to a maximum of "
+                  "30% of the fare.")
+    assert find_quantity("Harbour Ferries", "cap delay refund exposes", [block]).text == "30%"

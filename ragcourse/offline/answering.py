@@ -252,6 +252,13 @@ asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|pr
                            re.I).search
 
 
+#: A question whose answer is an amount of money: "what does X pay ...", "how much did the stand cost", "in dollars".
+asks_money = re.compile(r"\b(?:what|how much)\s+(?:do|does|did|will|would|should)\s+(?:[\w'&-]+\s+){1,6}?"
+                        r"(?:pay|spend|charge|cost|earn)\b|\bhow much money\b|\bin (?:dollars|euros|pounds)\b",
+                        re.I).search
+_MONEY = re.compile(r"[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b", re.I)
+
+
 #: What a sentence must hold to answer "where ...?" (a place: "at 18 Pier Street", "in Lyon") or "when ...?"
 #: (a date, a time, a weekday, a period); other questions take any supporting sentence.
 _ANSWER_SHAPES = (
@@ -275,8 +282,12 @@ _FOCUS = (
                r"would|has|have|had|should|must|may)\b", re.I),
     re.compile(r"^\s*(?:what|which)\s+(?!is\b|are\b|was\b|were\b|did\b|does\b|do\b)((?:[\w-]+\s+){0,3}?[\w-]+?)\s+"
                r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b", re.I),
-    re.compile(r"^\s*(?:what|which) (?:is|are|was|were) (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
-               r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we)\b|\s*\?|$)", re.I),
+    re.compile(r"(?:^|[—–:;]|\bso)\s*(?:what|which|how long|how often) (?:is|are|was|were) (?:(?:the|our|its|their|my|your)\s+|"
+               r"[\w-]+'s\s+)?(?!(?:that|this|it|these|those|they|you|we)\b)((?:[\w-]+\s+){0,3}?[\w-]+?)"
+               r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we|per)\b|\s*[?,%]|$)", re.I),
+    re.compile(r"\bhow (?:much|many)\s+(?:do|does|did|will|would|can|could)\s+(?:[\w'-]+\s+){1,3}?[a-z]+\s+"
+               r"(?:to|into|towards|on|for)\s+(?:the|a|an|our|their|its|my)\s+((?:[\w-]+\s+){0,2}?[\w-]+?)"
+               r"(?:\s+(?:of|in|for|at|on|per|under|with|from|to)\b|\s*[?,]|$)", re.I),
     re.compile(r"^\s*(?:give|tell|show) me (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
                r"(?:\s+(?:of|in|for|from|at|on|under|with|and)\b|\s*[?.]|$)", re.I),
     re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)([\w-]+)", re.I),
@@ -287,7 +298,7 @@ _FOCUS = (
                r"(?:\s+(?:to|at|in|into|on|for|with|from)\b|\s*\?|$)", re.I),
 )
 #: How close in meaning a sentence must be to what is asked when it does not use all of its words.
-FOCUS_MEANING, FOCUS_WITH_WORD = 0.4, 0.3
+FOCUS_MEANING, FOCUS_WITH_WORD, FOCUS_WITHOUT_HEAD = 0.4, 0.3, 0.6
 #: A place as documents name one: "in Lyon", "the Penang plant", "Eastbridge Headquarters" (not "in PeopleHub", a
 #: system, nor a month).
 _PLACE = re.compile(r"\bin\s+(?:the\s+)?([A-Z][a-z]+)\b(?![\w-])|\b([A-Z][a-z]+)\s+(?i:office|plant|site|factory|"
@@ -310,12 +321,18 @@ _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 #: ... and words that name a relation to the thing asked about ("the role of X", "the benefits of Y"), not the thing.
 _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
                                "proportion role process purpose benefit limitation implication responsibility "
-                               "protection impact effect requirement option step rule financial main key headline"))
+                               "protection impact effect requirement option step rule financial main key headline deadline cap limit "
+                               "maximum minimum"))
+
+
+#: Contractions, spelt out so that one grammar reads "what's" and "what is" alike.
+_CONTRACTION = re.compile(r"\b(what|who|where|how|which|when)['’]s\b", re.I)
 
 
 def asked_focus(question: str) -> str:
     """What the question asks for ("parking spaces"), empty when its form does not say; "days of paid sabbatical"
-    asks for the sabbatical."""
+    asks for the sabbatical; "the salary band (min and max)" for the salary band."""
+    question = re.sub(r"\s*\([^)]*\)", "", _CONTRACTION.sub(r"\1 is", question))
     for pattern in _FOCUS:
         m = pattern.search(question)
         if m:
@@ -330,11 +347,13 @@ def asked_focus(question: str) -> str:
 def speaks_of(focus: str, sentence: Sentence) -> bool:
     """Whether the sentence speaks of ``focus``: it uses all its words (or its heading does), or is close in meaning
     to it, or uses one of them and is not far ("unused annual leave" speaks of "unused vacation days")."""
-    wanted = set(terms(focus)) - _SHAPE_WORDS
-    known = sentence.terms | sentence.title_terms
+    words = [t for t in terms(focus) if t not in _SHAPE_WORDS]
+    wanted, known = set(words), sentence.terms | sentence.title_terms
     if not wanted or wanted <= known:
         return True
     closeness = similarity(focus, sentence.text)
+    if words[-1] not in known and wanted & known:  # "the wifi password": a sentence about the wifi is close in
+        return closeness >= FOCUS_WITHOUT_HEAD  # meaning, but says nothing of the password unless very close
     return closeness >= FOCUS_MEANING or (bool(wanted & known) and closeness >= FOCUS_WITH_WORD)
 
 
@@ -380,20 +399,28 @@ def _named_in(name: str, known: set[str]) -> bool:
     return name in known or bool(process.extractOne(name, known, scorer=fuzz.ratio, score_cutoff=80))
 
 
+def figure_asked(question: str) -> str:
+    """The figure a question's answer must state: "money" ("what does X pay?"), "number" ("how many ...?") or ""."""
+    return "money" if asks_money(question) else "number" if asks_quantity(question) else ""
+
+
 def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,
-           needs_number: bool | None = None, exclude: Collection[str] = ()) -> list[Scored]:
+           figure: str | None = None, exclude: Collection[str] = ()) -> list[Scored]:
     """The supporting sentences worth quoting, in reading order (empty when nothing supports an answer).
 
-    "How many ...?" is answered by a sentence that states a number, never by one that only shares its words
-    (``needs_number`` says so for a search query that no longer reads as the question). Sentences in
-    ``exclude`` are already in the answer: a later search should add something new.
+    "How many ...?" is answered by a sentence that states a number, never by one that only shares its words, and
+    "what does X pay?" by one that states an amount of money (``figure`` says which for a search query that no
+    longer reads as the question, see :func:`figure_asked`). Sentences in ``exclude`` are already in the answer:
+    a later search should add something new.
     """
     supporting = [s for s in score(question, sentences) if s.supports and s.sentence.text not in exclude]
     unfiltered = list(supporting)  # a trailing "and until when?" is answered by a date, not the number asked first
     if CAUSE_TERM in question_terms(question):  # a "why" question is answered by a sentence that gives a cause
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
-    if asks_quantity(question) if needs_number is None else needs_number:
-        supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if numbers(s.sentence.text)]
+    figure = figure_asked(question) if figure is None else figure
+    if figure:
+        stated = _MONEY.search if figure == "money" else numbers  # an amount of money, not a count or a date
+        supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
@@ -498,12 +525,13 @@ _GIVES_ITS_FIGURE = re.compile(r"^(?:it|this|these|they|the (?:value|amount|cost
 def _with_its_figure(scored: Scored, sentences: Sequence[Sentence]) -> Scored:
     """For a question asking how much, a sentence without a number that the next sentence of its passage gives the
     figure of ("... found small differences in the count. The value involved was $38,000."): that next sentence, in
-    its place (the sentence itself comes along as its antecedent, see :func:`_with_antecedents`)."""
+    its place, speaking of what the sentence speaks of (which comes along as its antecedent, see
+    :func:`_with_antecedents`)."""
     following = _next_in_passage(scored.sentence, sentences)
     if numbers(scored.sentence.text) or not following or not numbers(following.text) \
             or not _GIVES_ITS_FIGURE.search(following.text):
         return scored
-    return replace(scored, sentence=following)
+    return replace(scored, sentence=replace(following, terms=following.terms | scored.sentence.terms))
 
 
 def _next_in_passage(sentence: Sentence, sentences: Sequence[Sentence]) -> Sentence | None:

@@ -120,6 +120,13 @@ _BOUND = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|a
                     re.I)
 
 
+def _at_limit(text: str, match: re.Match[str], limits: set[str]) -> bool:
+    """For a limit asked about (``limits``: its words), whether the number is the one a limit word or "up to" leads
+    to: "2% per week, up to a maximum of 20%" caps at 20%."""
+    before = text[max(0, match.start() - 25):match.start()]
+    return bool(limits) and (bool(limits & set(terms(before))) or bool(re.search(r"\bup to\s+$", before, re.I)))
+
+
 def _is_bound(text: str, match: re.Match[str]) -> bool:
     """"above 94% in every week" is a threshold the value passed, not the value itself."""
     return bool(_BOUND.search(text[max(0, match.start() - 20):match.start()]))
@@ -178,10 +185,11 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
     per = {stem(w.lower()) for w in re.findall(r"\bper[- ]([a-z]+)", subject, re.I)}  # "per-gateway fee": a rate
     name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
+    limits = limit_words(subject_terms)  # "cap" is met by "a maximum of"
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
-        hits = subject_terms & sentence.terms
-        known = sentence.terms | sentence.title_terms
+        hits = subject_terms & (sentence.terms | (limits if limits & sentence.terms else set()))
+        known = sentence.terms | sentence.title_terms | hits
         if not hits or not side_anchors <= sentence.anchors or not side_words <= known or unlike & sentence.anchors:
             continue
         if len(subject_terms & known) < MIN_SUBJECT_SHARE * len(subject_terms):
@@ -190,7 +198,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         tokens = list(re.finditer(r"[\w-]+", text))
         exact = len(subject_words & {_singular_word(w) for t in tokens for w in t[0].lower().split("-")}) / len(subject_words)
         # a limit asked for ("the cap on penalties") sits next to its own word, written "capped at" or "a maximum of"
-        anchor_terms = limit_words(subject_terms) & sentence.terms or set(head) & hits or hits
+        anchor_terms = limits & sentence.terms or set(head) & hits or hits
         positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)
@@ -202,14 +210,15 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                 continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
-                rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other, exact,
+                rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other,
+                        _at_limit(text, match, limits), exact,
                         -_is_share(text, match.end(), hits), _own_fit(text, match, subject_terms), -distance)
             else:
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
-                rank = (own, len(hits) / len(subject_terms), 1, -other, exact, -_is_share(text, match.end(), hits),
-                        -_is_bound(text, match), _own_fit(text, match, subject_terms | anchor_terms),
-                        -distance)
+                rank = (own, len(hits) / len(subject_terms), 1, -other, _at_limit(text, match, limits), exact,
+                        -_is_share(text, match.end(), hits), -_is_bound(text, match),
+                        _own_fit(text, match, subject_terms | anchor_terms), -distance)
             rate = _PER_UNIT.match(text, match.end())
             rank = (bool(rate) and bool(per) and (stem(rate[1].lower()) in per or rate[1].lower() in _ANY_UNIT), *rank)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
@@ -294,10 +303,10 @@ def calculation_result(observation: str) -> str:
     return m[1] if m else ""
 
 
-def quoted(query: str, observation: str, limit: int, needs_number: bool | None = None,
+def quoted(query: str, observation: str, limit: int, figure: str | None = None,
            exclude: Collection[str] = ()) -> list[Sentence]:
     """The sentences of an observation that answer ``query`` (at most ``limit``), other than those in ``exclude``."""
-    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit, needs_number, exclude)]
+    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit, figure, exclude)]
 
 
 def compose(sentences: list[Sentence], extra: list[str], lead: Sequence[str] = ()) -> str:

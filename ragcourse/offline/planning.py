@@ -41,6 +41,7 @@ from .answering import (
     Sentence,
     asked_focus,
     asks_quantity,
+    figure_asked,
     score,
     select,
     sentences_of,
@@ -718,7 +719,7 @@ class Policy:
         if not search or self.q.comparison:
             return []
         first = [c for c in self.calls if c.name == search.name and c.result is not None]
-        if not first or any(quoted(self._unscoped(c.text), c.result, 1, self.needs_number) for c in first):
+        if not first or any(quoted(self._unscoped(c.text), c.result, 1, self.figure) for c in first):
             return []
         done = {c.text for c in self.calls}
         options = [self.q.query, " ".join(filter(None, [self.q.subject, self.q.period_phrase]))]
@@ -813,7 +814,7 @@ class Policy:
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
                 if q.cause and role == "web":  # a news page's headline sums up what happened and why
                     sentences += _headlines(call.result, {s.label for s in chosen or self._quote(call, limit)})
-                chosen += _from_other_pages(self._unscoped(call.text), call.result, chosen, self.needs_number)
+                chosen += _from_other_pages(self._unscoped(call.text), call.result, chosen, self.figure)
                 sentences += chosen
                 if chosen or self._quote(call, 1):
                     answered.add(call.text)
@@ -868,10 +869,11 @@ class Policy:
         return [s.sentence for s in ranked[:limit]]
 
     @property
-    def needs_number(self) -> bool:
-        """A one-part "how many ...?" question: only a sentence with a number answers it."""
+    def figure(self) -> str:
+        """For a one-part "how many ...?" or "what does X pay?" question, the figure only a sentence that states one
+        answers ("number", "money"), else ""."""
         q = self.q
-        return bool(asks_quantity(self.question_text)) and not (q.comparison or q.cause or len(q.parts) > 1)
+        return "" if q.comparison or q.cause or len(q.parts) > 1 else figure_asked(self.question_text)
 
     def _named_part(self, call: Call) -> tuple[str, str]:
         """(name, part) when ``call`` searched a referring part with the name an earlier answer gave."""
@@ -884,13 +886,13 @@ class Policy:
         passages that name it, besides what the whole query finds: the sentence naming the parties matches the name,
         not what is asked."""
         assert call.result is not None
-        found = quoted(self._unscoped(call.text), call.result, limit, self.needs_number, exclude)
+        found = quoted(self._unscoped(call.text), call.result, limit, self.figure, exclude)
         name, part = self._named_part(call)
         if not part:
             return found
         wanted = set(terms(name))
         blocks = [b for b in parse_blocks(call.result) if wanted <= set(terms(f"{b.title} {b.text}"))]
-        own = [s.sentence for s in select(self._unscoped(part), sentences_of(blocks), limit, self.needs_number,
+        own = [s.sentence for s in select(self._unscoped(part), sentences_of(blocks), limit, self.figure,
                                           {*exclude, *(s.text for s in found)})]
         return sorted([*found, *own], key=lambda s: (s.label, s.position)) if own else found
 
@@ -1169,7 +1171,7 @@ def decide(messages: list[dict[str, Any]], tools: list[dict[str, Any]], tool_cho
     return Decision([], policy.answer())
 
 
-def _from_other_pages(query: str, result: str, chosen: list[Sentence], needs_number: bool) -> list[Sentence]:
+def _from_other_pages(query: str, result: str, chosen: list[Sentence], figure: str) -> list[Sentence]:
     """The best supporting sentence of each PDF page (``#page=`` label) of a search's result that no chosen sentence
     cites yet: a page break cuts a document where the layout does, not where the subject does, so an answer spread
     over pages needs a quote from each, and the best two sentences overall often come from one page."""
@@ -1178,7 +1180,7 @@ def _from_other_pages(query: str, result: str, chosen: list[Sentence], needs_num
     taken = {s.text for s in chosen}
     extra: list[Sentence] = []
     for label in dict.fromkeys(b.label for b in blocks if "#page=" in b.label and b.label not in cited):
-        found = select(query, sentences_of([b for b in blocks if b.label == label]), 1, needs_number, taken)
+        found = select(query, sentences_of([b for b in blocks if b.label == label]), 1, figure, taken)
         best = max(found, key=lambda s: s.score, default=None)
         if best:
             extra.append(best.sentence)

@@ -62,7 +62,7 @@ from .text import (
 
 #: Words that say how to combine facts rather than which facts to find.
 CUE_WORDS = word_set("""
-compare compared comparison comparing difference differ different change changed changes changing which more less
+compare compared comparison comparing reconcile contrast difference differ different change changed changes changing which more less
 higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
 drivers cause causes caused behind percent percentage points point relative much how what did does do whether one
 most least highest lowest largest smallest biggest fewest record peak average mean share proportion ratio
@@ -85,7 +85,7 @@ DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell f
 VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted target targeted projected estimated expected "
                          "actual actuals reported")
 
-_COMPARISON = re.compile(r"\b(compar\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
+_COMPARISON = re.compile(r"\b(compar\w*|reconcil\w*|contrast\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|how come)\b|"
                     r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"
@@ -482,15 +482,30 @@ def _named_sides(clause: str) -> list[str]:
     return versus
 
 
+#: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
+_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|thanks|thank you|cheers|(?:it'?s|this is) for|"
+                     r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$", re.I)
+#: "Given that the ferry carried 900 cars, what ...?": a premise stated before the question.
+_PREMISE = re.compile(r"^(?:given|considering|assuming|knowing|now) that\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
+                      r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
+#: "... with the one in B", "... and that of B": the second side named by where its measure is held.
+_THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
+
+
 def _versus(clause: str) -> list[str]:
     """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
     pieces = re.split(r"\s[-–—]\s|:\s|,\s*(?=which|who|what|how)", clause, flags=re.I)  # "A vs B - which"
-    clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare)\b", p, re.I)), pieces[0])
-    m = re.search(r"\b(?:between|compare)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+(?:the\s+|our\s+)?"
-                  r"(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
+    clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare|reconcile|contrast)\b", p, re.I)),
+                  pieces[0])
+    m = re.search(r"\b(?:between|compare|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+"
+                  r"(?:the\s+|our\s+)?(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
+    one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement": A and B are compared
+    held = re.search(r"\s(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", a) if one else None
+    if held:
+        a, b = held[1], one[1]
     if bool(_NOW_WORD.search(a)) != bool(_NOW_WORD.search(b)):  # "the cap now vs what it was under the 2023 rules"
         dated = find_periods(b if _NOW_WORD.search(a) else a)
         if len(dated) == 1:
@@ -675,7 +690,8 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
-_RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|who|which|whose|behind)\s+"
+_RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)(?<!\bon)(?<!\bin)(?<!\bat)(?<!\bfor)"
+                       r"(?<!\bby)(?<!\bof)(?<!\bto)(?<!\bwith)(?<!\bfrom)\s+(?:that|who|which|whose|behind)\s+"
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
@@ -762,6 +778,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = _OPENER.sub("", text) or text
+    text = _REMARK.sub("?", text)  # "... over Q4? Just need the number for a model.": the remark asks nothing
+    premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
+    if premise:
+        text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"
     source = _SOURCE.match(text)
     if source:
         text = text[source.end():]
