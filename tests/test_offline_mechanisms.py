@@ -1582,3 +1582,17 @@ def test_a_cap_is_the_number_its_limit_word_leads_to_not_the_rate_before_it():
                   "If a ferry is delayed, the operator refunds 3% of the fare for each hour of delay, up to a maximum of "
                   "30% of the fare.")
     assert find_quantity("Harbour Ferries", "cap delay refund exposes", [block]).text == "30%"
+
+
+def test_a_measure_met_whole_in_its_other_word_beats_one_met_by_half_its_words():
+    block = Block("bakery-2019-11.md", "Bakery Sales — November 2019",
+                  "The largest orders were a $700 cake order from Harbor Hotel. Bookings in November 2019 were $14,600.")
+    assert find_quantity("November 2019", "order intake", [block]).text == "$14,600"
+    assert "bookings" in analyse("Average monthly order intake over Jan–Mar 2019?").side_queries()[0]
+
+
+def test_a_sentence_naming_its_own_period_and_another_gives_the_figure_of_its_own():
+    block = Block("bakery-2019-12.md", "Bakery Sales — December 2019",
+                  "Bookings in December 2019 were $13,800, down $800 from November. Cakes as a whole booked $6,800 in "
+                  "December, compared with $9,400 in September.")
+    assert find_quantity("December 2019", "bookings", [block], frozenset({"novemb", "octob"})).text == "$13,800"

@@ -162,26 +162,29 @@ def find_quantity(side: str, subject: str, blocks: list[Block], unlike: frozense
 
 
 def _in_unit(side: str, subject: str, blocks: list[Block], unlike: frozenset[str], unit: str) -> Quantity | None:
-    best: tuple[bool, Quantity] | None = None
+    best: tuple[bool, float, Quantity] | None = None
     for words in (subject, *same_measure(subject)):
         found = _by_words(side, words, blocks, unlike, unit)
-        if found and found[0]:
-            return found[1]
-        best = best or found
+        if found and found[0] and found[1] == 1.0:
+            return found[2]
+        # "order intake" half met by "the largest orders were $0.7M": "bookings were $14.6M" meets all of it
+        best = max(best, found, key=lambda f: (f[0], f[1]) if f else (False, -1.0)) if best else found
+    if best and best[0]:
+        return best[2]
     if best:  # named only by its title: a sentence that names the side itself, close in meaning, is better
-        return _by_meaning(side, subject, blocks, named=True, unit=unit) or best[1]
+        return _by_meaning(side, subject, blocks, named=True, unit=unit) or best[2]
     return _by_meaning(side, subject, blocks, unit=unit)
 
 
 def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str],
-              unit: str = "") -> tuple[bool, Quantity] | None:
-    """The best quantity of a sentence that shares the measure's words, and whether it settles the side: it gives
-    the rate the measure asks for ("$1,800 per gateway" for a per-gateway fee), or its sentence names the side
-    itself (not only through its title)."""
+              unit: str = "") -> tuple[bool, float, Quantity] | None:
+    """The best quantity of a sentence that shares the measure's words, whether it settles the side (it gives
+    the rate the measure asks for, "$1,800 per gateway" for a per-gateway fee, or its sentence names the side
+    itself, not only through its title), and the share of the measure's words its sentence holds."""
     side_anchors, subject_terms = anchors(side) | anchors(subject), set(terms(subject))  # "LX-200 bookings": its code
     side_periods = find_periods(side)
     side_words = set(terms(side)) - side_anchors - RELATIVE_SIDE if not side_periods else set()  # named: must be named
-    subject_words = {w.lower() for w in subject.split()}
+    subject_words = {_singular_word(w.lower()) for w in subject.split()}
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
     per = {stem(w.lower()) for w in re.findall(r"\bper[- ]([a-z]+)", subject, re.I)}  # "per-gateway fee": a rate
     name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
@@ -190,7 +193,10 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     for sentence in sentences_of(blocks):
         hits = subject_terms & (sentence.terms | (limits if limits & sentence.terms else set()))
         known = sentence.terms | sentence.title_terms | hits
-        if not hits or not side_anchors <= sentence.anchors or not side_words <= known or unlike & sentence.anchors:
+        # a sentence that names another side's period gives none of this side's, unless it names this side's period
+        # itself ("Bookings in December were $13.8M, down from November"): then each number keeps its own period
+        other_side = unlike & sentence.anchors and not (side_periods and side_anchors <= anchors(sentence.text))
+        if not hits or not side_anchors <= sentence.anchors or not side_words <= known or other_side:
             continue
         if len(subject_terms & known) < MIN_SUBJECT_SHARE * len(subject_terms):
             continue  # "contract value $6.8M" is no answer about "liability terms"
@@ -224,7 +230,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
-    return (bool(best[0][0] or best[0][1]), best[1]) if best else None
+    return (bool(best[0][0] or best[0][1]), best[0][2], best[1]) if best else None
 
 
 #: How close in meaning a sentence must be to the measure when it shares no word with it ("own car" for "mileage").

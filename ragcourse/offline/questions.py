@@ -43,7 +43,7 @@ from .dates import (
     spread_over_years,
     target_years,
 )
-from .lexicon import closest, correct
+from .lexicon import closest, correct, same_measure
 from .text import (
     MONTHS,
     NUMBER,
@@ -284,10 +284,13 @@ class Question:
         return self.measures or (self.subject,)
 
     def side_query(self, side: str, measure: str) -> str:
-        """The specific search for one side of one measure: "Q3 2024 gross margin"."""
+        """The specific search for one side of one measure: "Q3 2024 gross margin"; a measure of several words that
+        business writing also names in one is searched with that word too ("order intake" and "bookings")."""
         relative = not set(terms(side)) - RELATIVE_SIDE  # "the current one": not in the other side's period
         period = "" if find_periods(side) or relative else self.period_phrase  # "Northern Europe bookings Dec 2024"
-        return " ".join(f"{self.label(side)} {measure} {period} {self.source}".split())
+        other = next((w for w in same_measure(measure)[:1] if len(w.split()) < len(measure.split())), "")
+        other = " ".join(word for word in other.split() if word not in measure.split())
+        return " ".join(f"{self.label(side)} {measure} {other} {period} {self.source}".split())
 
     def side_queries(self) -> list[str]:
         """One specific search per compared side (and measure); for a quarter that is the sum of its months, one
