@@ -1596,3 +1596,13 @@ def test_a_sentence_naming_its_own_period_and_another_gives_the_figure_of_its_ow
                   "Bookings in December 2019 were $13,800, down $800 from November. Cakes as a whole booked $6,800 in "
                   "December, compared with $9,400 in September.")
     assert find_quantity("December 2019", "bookings", [block], frozenset({"novemb", "octob"})).text == "$13,800"
+
+
+def test_the_place_where_something_happened_is_found_first_by_the_name_set_beside_its_noun():
+    question = "At the harbour festival where Saltmarsh Rowers won the 'fastest crew' cup, which pier hosted the bakery stall?"
+    assert analyse(question).referring == ("harbour festival pier hosted bakery stall",)
+    found = ("[recap.md] Tide Days 2019 recap\nFastest crew: Saltmarsh Rowers Club for the eight-oar race. "
+             "Tide Days 2019, the harbour festival for boats and bakers, closed on 3 May after three days.")
+    first = decide(conversation(question, []), [SEARCH]).tool_calls
+    then = decide(conversation(question, [(name, args, found) for name, args in first]), [SEARCH]).tool_calls
+    assert then == [("find_docs", {"query": "Tide Days 2019 harbour festival pier hosted bakery stall"})]

@@ -84,6 +84,9 @@ from .text import (
 from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, text_arguments
 
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
+#: A name with a noun phrase in apposition: "FlowTech Europe 2024, the trade fair for ..." names a trade fair.
+_APPOSITIVE = re.compile(r"\b([A-Z][\w&/-]*(?:\s+(?:[A-Z][\w&/-]*|\d{4}))*),\s+(?:the|an?|our)\s+((?:[a-z][\w-]*\s+){0,2}"
+                         r"[a-z][\w-]*)\b")
 _ASKS_CHANGE = re.compile(r"\bchang\w*|\bdiffer\w*", re.I)
 _STATES_CHANGE = re.compile(r"\b(?:now|instead of|up from|down from|replac\w*|no longer|previously|formerly|"
                             r"(?:increased|reduced|raised|lowered|changed|rises|rose|falls|fell|goes|went|moves) from)\b",
@@ -543,6 +546,11 @@ class Policy:
             every = sentences_of(parse_blocks(call.result))
             ranked = sorted(select(first[0], every, 2), key=lambda x: -x.score)
             found = [scored.sentence for scored in ranked]  # the best answer first: its name is the one meant
+            labels = {s.label for s in found}  # the answer's passages, best sentence first
+            for sentence in dict.fromkeys([*found, *(s for s in every if s.label in labels)]):
+                for m in _APPOSITIVE.finditer(sentence.text):  # "FlowTech 2024, the trade fair for ...": the fair
+                    if set(terms(m[2])) & wanted and m[1].lower() not in self.question_text.lower():
+                        return m[1]
             if coded:  # a code has letters and digits: the first sentence that gives one, however it ranks
                 found = [s for s in dict.fromkeys([*found, *every])
                          if any(_CODE.fullmatch(m[0]) for m in _NAMED.finditer(s.text))]
@@ -559,7 +567,10 @@ class Policy:
                 asked = [m.span() for m in re.finditer(r"[\w-]+", text) if set(terms(m[0])) & wanted]
                 for m in _NAMED.finditer(text):
                     name = _with_opening(text, m.start(), _NAME_RUN.match(text, m.start())[0])
+                    before = re.search(r"([A-Z][\w&/-]*)\s$", text[:m.start()])
+                    first_word = (before[1] if before else name).split()[0]  # "Veltrix Sensors" is the Veltrix asked of
                     if name.lower() in self.question_text.lower() or find_periods(name) or \
+                            first_word.lower() not in STOPWORDS and first_word in self.question_text.split() or \
                             text[:m.start()].count("(") > text[:m.start()].count(")") or coded and not _CODE.fullmatch(name) \
                             or who and re.search(r"\d", name):
                         continue

@@ -694,7 +694,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
 _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)(?<!\bon)(?<!\bin)(?<!\bat)(?<!\bfor)"
-                       r"(?<!\bby)(?<!\bof)(?<!\bto)(?<!\bwith)(?<!\bfrom)\s+(?:that|who|which|whose|behind)\s+"
+                       r"(?<!\bby)(?<!\bof)(?<!\bto)(?<!\bwith)(?<!\bfrom)\s+(?:that|who|which|whose|behind|(?<=[a-z] )where)\s+"
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
