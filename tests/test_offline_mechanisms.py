@@ -1506,13 +1506,18 @@ def test_a_statement_then_a_question_without_months_has_a_text_subject():
     assert isinstance(asked.subject, str)
 
 
-def test_an_answer_that_never_speaks_of_what_was_asked_says_it_was_not_found():
-    question = "What is the door code for the back entrance of the Harbor Lane bakery?"
+@pytest.mark.parametrize(("question", "passage", "missing"), [
+    ("What is the door code for the back entrance of the Harbor Lane bakery?",
+     "The back entrance of the Harbor Lane bakery opens at 6:00 for deliveries.", "I could not find door code"),
+    # a contracted question whose passage speaks of a modifier of what is asked (the wifi), not of its head
+    ("What's the wifi password in the Harbor Lane bakery?",
+     "Guests can use the 'Harbor-Guest' wifi network in the Harbor Lane bakery.", "I could not find wifi password"),
+])
+def test_an_answer_that_never_speaks_of_what_was_asked_says_it_was_not_found(question, passage, missing):
     first = decide(conversation(question, []), [SEARCH]).tool_calls
-    observed = [(name, args, "[bakery.md] Harbor Lane bakery\nThe back entrance of the Harbor Lane bakery opens at "
-                 "6:00 for deliveries.") for name, args in first]
+    observed = [(name, args, f"[bakery.md] Harbor Lane bakery\n{passage}") for name, args in first]
     answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
-    assert "I could not find door code" in answer
+    assert answer.startswith(missing)
 
 
 @pytest.mark.parametrize(("question", "focus"), [
@@ -1529,15 +1534,6 @@ def test_what_a_question_asks_for_is_read_through_contractions_brackets_and_poss
     from ragcourse.offline.answering import asked_focus
 
     assert asked_focus(question) == focus
-
-
-def test_a_contracted_question_about_something_no_passage_mentions_says_it_was_not_found():
-    question = "What's the wifi password in the Harbor Lane bakery?"
-    first = decide(conversation(question, []), [SEARCH]).tool_calls
-    observed = [(name, args, "[bakery.md] Harbor Lane bakery\nGuests can use the 'Harbor-Guest' wifi network in the "
-                 "Harbor Lane bakery.") for name, args in first]
-    answer = decide(conversation(question, observed), [SEARCH], tool_choice="none").content
-    assert answer.startswith("I could not find wifi password")
 
 
 def test_a_preposition_before_which_opens_a_question_not_a_relative_clause():
