@@ -1600,3 +1600,55 @@ def test_the_place_where_something_happened_is_found_first_by_the_name_set_besid
     first = decide(conversation(question, []), [SEARCH]).tool_calls
     then = decide(conversation(question, [(name, args, found) for name, args in first]), [SEARCH]).tool_calls
     assert then == [("find_docs", {"query": "Tide Days 2019 harbour festival pier hosted bakery stall"})]
+
+
+def test_a_name_before_a_comma_owns_the_number_of_the_nameless_clause_after_it():
+    block = Block("schools.md", "Our schools", "The biggest campuses are Northgate, with roughly 610 pupils, and "
+                                               "Riverside, with roughly 540.")
+    question = analyse("Does Northgate or Riverside have more pupils, and roughly how many more?")
+    assert question.sides == ("Northgate", "Riverside") and question.subject == "pupil"
+    assert {side: find_quantity(side, "pupil", [block]).text for side in question.sides} == \
+        {"Northgate": "610", "Riverside": "540"}
+
+
+@pytest.mark.parametrize(("question", "sides", "subject"), [
+    ("which is more accurate, the kt-9 or the orlo zr-5, and by how many points", ("kt-9", "orlo zr-5"), "accuracy"),
+    ("Which one copes with a hotter kiln, the K-2 or the K-7?", ("K-2", "K-7"), "temperature"),
+    ("How many more days of leave get a night nurse compare to a day nurse?", ("night nurse", "day nurse"), "leave"),
+])
+def test_a_graded_adjective_names_the_measure_and_a_slipped_compare_to_still_names_two_sides(question, sides, subject):
+    asked = analyse(question)
+    assert asked.sides == sides and subject in asked.subject
+
+
+def test_a_code_in_the_sentence_names_the_side_even_when_only_the_title_names_the_brand():
+    blocks = [Block("launch.md", "Orlo Cycles launches the ZR-5 e-bike",
+                    "The ZR-5 has a stated range of 90 km on one charge."),
+              Block("news.md", "Market notes", "Orlo Cycles launched its ZR-5 at a price about 15% below the KT-9.")]
+    assert find_quantity("orlo zr-5", "range", blocks).text == "90"
+
+
+def test_a_figure_found_on_a_public_page_is_compared_like_one_from_the_documents():
+    question = "Which e-bike has the longer range, the KT-9 or the Orlo ZR-5, and by how much?"
+    assert analyse(question).searches() == ["KT-9 range", "Orlo ZR-5 range"]
+    observed = [("find_docs", {"query": "KT-9 range"}, "[D1] KT-9 datasheet\nThe KT-9 has a range of 110 km."),
+                ("find_docs", {"query": "Orlo ZR-5 range"}, "No results for 'Orlo ZR-5 range'."),
+                ("web_lookup", {"query": "Orlo ZR-5 range"}, "[W1] Orlo ZR-5 review\nThe ZR-5 has a range of 90 km.")]
+    calls = decide(conversation(question, observed), [SEARCH, WEB, CALCULATOR]).tool_calls
+    assert ("compute", {"expression": "110 - 90"}) in calls
+
+
+@pytest.mark.parametrize(("question", "sides", "period"), [
+    ("Since we are renewing our ferry contracts, which of Gull Line and Tern Ferries charges the higher fare per "
+     "car, and by how much?", ("Gull Line", "Tern Ferries"), ""),
+    ("Since March 2022, how many boats has the Saltmarsh yard launched?", (), "March 2022"),
+])
+def test_a_since_clause_about_the_asker_is_a_premise_but_since_a_date_is_the_period(question, sides, period):
+    asked = analyse(question)
+    assert asked.sides == sides and not asked.text.lower().startswith("since we") and period in asked.text
+
+
+def test_that_kind_of_points_into_the_premise_so_its_words_join_the_search():
+    asked = analyse("Since I run a bakery and my oven broke down completely, how fast does the repair service "
+                    "come out for that kind of call?")
+    assert any("oven" in search and "repair" in search for search in asked.searches())

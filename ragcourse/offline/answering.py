@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from .lexicon import similarity
+from .lexicon import similarity, spell_out
 from .meaning import embed
 from .messages import Block
 from .questions import analyse
@@ -325,14 +325,10 @@ _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way 
                                "maximum minimum"))
 
 
-#: Contractions, spelt out so that one grammar reads "what's" and "what is" alike.
-_CONTRACTION = re.compile(r"\b(what|who|where|how|which|when)['’]s\b", re.I)
-
-
 def asked_focus(question: str) -> str:
     """What the question asks for ("parking spaces"), empty when its form does not say; "days of paid sabbatical"
     asks for the sabbatical; "the salary band (min and max)" for the salary band."""
-    question = re.sub(r"\s*\([^)]*\)", "", _CONTRACTION.sub(r"\1 is", question))
+    question = re.sub(r"\s*\([^)]*\)", "", spell_out(question))
     for pattern in _FOCUS:
         m = pattern.search(question)
         if m:

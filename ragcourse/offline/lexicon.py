@@ -55,9 +55,18 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "cust": "customer", "fw": "firmware", "gw": "gateway", "mfg": "manufacturing"}
 
 
+#: "what's", "what’s" and "whats" spelt out, so that one grammar reads them and "what is" alike.
+_CONTRACTION = re.compile(r"\b(what|who|where|how|which|when)['’]?s\b", re.I)
+
+
+def spell_out(text: str) -> str:
+    """``text`` with question-word contractions written in full ("Where's the depot?" -> "Where is the depot?")."""
+    return _CONTRACTION.sub(r"\1 is", text)
+
+
 def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
-    text = re.sub(r"\b(what|where|who|how)s\b", r"\1 is", text, flags=re.I)  # "whats" without its apostrophe
+    text = spell_out(text)
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
 
@@ -82,6 +91,33 @@ def same_measure(subject: str) -> list[str]:
                 variants += [" ".join([*kept, other]) for other in group if other != phrase]
                 break
     return variants
+
+
+#: Gradable adjectives whose dimension has a name of another stem: "hotter" asks for a temperature.
+_DIMENSIONS = {"hot": "temperature", "cold": "temperature", "warm": "temperature", "cool": "temperature",
+               "heavy": "weight", "light": "weight", "expensive": "price", "cheap": "price", "costly": "price",
+               "fast": "speed", "quick": "speed", "slow": "speed", "wide": "width", "narrow": "width",
+               "deep": "depth", "shallow": "depth", "old": "age"}
+#: Adjective endings and the noun ending of the quality they name: accurate -> accuracy, reliable -> reliability.
+_QUALITY_ENDINGS = (("ate", "acy"), ("able", "ability"), ("ible", "ibility"), ("ient", "iency"))
+
+
+def dimension(adjective: str) -> str:
+    """The measure a gradable adjective compares ("more accurate" -> "accuracy", "hotter" -> "temperature"); empty
+    when the word is no such adjective, so the caller keeps it."""
+    word = adjective.lower()
+    bases = [word]
+    grade = re.match(r"(\w+?)(i?)(er|est)$", word)  # heavier, cheapest, wider, hotter
+    if grade:
+        stem_ = grade[1] + ("y" if grade[2] else "")
+        bases += [stem_, stem_ + "e", stem_[:-1] if len(stem_) > 2 and stem_[-1] == stem_[-2] else stem_]
+    for base in bases:
+        if base in _DIMENSIONS:
+            return _DIMENSIONS[base]
+    for ending, noun in _QUALITY_ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) + 3:
+            return word[: -len(ending)] + noun
+    return ""
 
 
 #: Measures counted in money, and measures that are a percentage: a number in the other unit is not their value.

@@ -188,6 +188,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
     per = {stem(w.lower()) for w in re.findall(r"\bper[- ]([a-z]+)", subject, re.I)}  # "per-gateway fee": a rate
     name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
+    code = anchors(side) if not side_periods else set()
     limits = limit_words(subject_terms)  # "cap" is met by "a maximum of"
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
@@ -208,7 +209,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         positions = [m.start() for m in tokens if anchor_terms & set(terms(m[0]))]
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)
-        own = side_words <= sentence.terms  # the sentence itself names the side, not only its title
+        # the sentence itself names the side, not only its title; its code names it ("VX-9" for "Veltrix VX-9")
+        own = side_words <= sentence.terms or bool(code) and code <= sentence.anchors
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
@@ -294,9 +296,17 @@ def _own_fit(text: str, match: re.Match[str], wanted: set[str]) -> int:
 
 def _names_clause(text: str, position: int, name: set[str]) -> bool:
     """Whether the clause of the number at ``position`` names the side, every word of it ("Continental Europe
-    $4.2M" names Continental Europe; "Northern Europe booked $2.6M" does not)."""
+    $4.2M" names Continental Europe; "Northern Europe booked $2.6M" does not), or, when it names nobody, the clause
+    before it does ("Penang, with roughly 290 staff")."""
     span = clause_span(text, position)
-    return bool(span) and name <= set(terms(text[span[0]:span[1]]))
+    if not span:
+        return False
+    clause = text[span[0]:span[1]]
+    if not name <= set(terms(clause)) and span[0] and not re.search(r"\b[A-Z]|\d[A-Za-z]*-|-\d", clause[1:]):
+        # "Penang, with roughly 290 staff": a clause that names nobody belongs to the name just before it
+        before = next((found for p in range(span[0] - 1, -1, -1) if (found := clause_span(text, p))), None)
+        clause = text[before[0]:before[1]] if before else clause
+    return name <= set(terms(clause))
 
 
 def _singular_word(word: str) -> str:

@@ -257,8 +257,9 @@ class Policy:
 
     def quantities(self, measure: str | None = None) -> dict[str, Quantity]:
         """The number found for each compared side of ``measure`` (the subject), over every observation so far."""
-        search = self.tools.get("search")
-        blocks = [b for c in self.calls if c.result and search and c.name == search.name for b in parse_blocks(c.result)]
+        # public pages count too: a competitor's figure is often only on its own web page
+        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
+        blocks = [b for c in self.calls if c.result and c.name in passages for b in parse_blocks(c.result)]
         unit = "%" if self.q.operation == "percentage-point change" else None  # "the difference in points"
         found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
                  find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit) for side in self.q.sides}

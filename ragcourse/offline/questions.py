@@ -43,7 +43,7 @@ from .dates import (
     spread_over_years,
     target_years,
 )
-from .lexicon import closest, correct, same_measure
+from .lexicon import closest, correct, dimension, same_measure
 from .text import (
     MONTHS,
     NUMBER,
@@ -71,7 +71,7 @@ vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-mo
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
 AGGREGATE_WORDS = word_set("total totals combined sum altogether overall whole entire millions million billions thousands dollars "
-                           "dollar euros terms units figure figures $m m bn usd eur gbp")
+                           "dollar euros terms units figure figures $m m bn usd eur gbp roughly approximately approx circa nearly almost")
 #: "What drove the swing?" after a statement: the change the statement describes, not a thing of its own.
 MOVE_WORDS = word_set("swing dip slip drop fall rise jump change shift move slide slump spike surge decline increase "
                       "decrease gap turnaround reversal")
@@ -391,6 +391,9 @@ looking asking gap manage managed anyone anybody noticing noticed old former pre
 def _subject(clause: str, sides: list[str]) -> str:
     for side in sorted(filter(None, sides), key=len, reverse=True):
         clause = clause.replace(side, " ")
+    # "more accurate", "hotter": a graded adjective names the measure ("accuracy", "temperature")
+    clause = re.sub(r"\b(?:(?:more|less|most|least)\s+([a-z]+)|([a-z]+(?:er|est)))\b",
+                    lambda m: m[0].replace(m[1] or m[2], dimension(m[1] or m[2]) or m[1] or m[2]), clause)
     if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured
         clause = re.sub(r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
@@ -478,8 +481,10 @@ def _named_sides(clause: str) -> list[str]:
     if len(set(names)) >= 2:
         return list(dict.fromkeys(names))
     than = _THAN.search(clause)  # "how many more weeks does the day shift get than the night shift?"
-    if than and _ASKS_CHOICE.search(clause[:than.start()]) and key_phrase(than[1]) and key_phrase(than[2]):
-        first, second = key_phrase(than[1]), key_phrase(than[2])
+    if than and _ASKS_CHOICE.search(clause[:than.start()]) and key_phrase(than[1]) and key_phrase(than[3]):
+        first, second = key_phrase(than[1]), key_phrase(than[3])
+        if than[2] and than[2].lower() == second.split()[-1].lower():  # "get a night nurse compare to a day nurse"
+            first = f"{first} {than[2]}"
         # "... compared with the secondary one": "one" stands for the first side's noun
         return [first, re.sub(r"\bones?$", first.split()[-1], second)]
     return versus
@@ -488,8 +493,11 @@ def _named_sides(clause: str) -> list[str]:
 #: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
 _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|thanks|thank you|cheers|(?:it'?s|this is) for|"
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$", re.I)
-#: "Given that the ferry carried 900 cars, what ...?": a premise stated before the question.
-_PREMISE = re.compile(r"^(?:given|considering|assuming|knowing|now) that\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
+#: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
+#: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
+_PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?=\s+(?:i|we|you|they|our|my|"
+                      r"several|some|many|most|finance|hr|legal|sales|the\s+[a-z]+\s+(?:is|are|team|department)\b)))"
+                      r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
                       r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
 _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
@@ -516,8 +524,8 @@ def _versus(clause: str) -> list[str]:
     return [key_phrase(a), key_phrase(b)]
 
 
-_THAN = re.compile(r"\b(?:does|do|did|is|are|was|were|has|have|had|will|would|can)\s+(?:the\s+|our\s+|an?\s+)?"
-                   r"([\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:[\w-]+\s+)?(?:than|compared (?:with|to)|versus|vs\.?)\s+"
+_THAN = re.compile(r"\b(?:does|do|did|is|are|was|were|has|have|had|will|would|can|gets?|got)\s+(?:the\s+|our\s+|an?\s+)?"
+                   r"([\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:([\w-]+)\s+)?(?:than|compared? (?:with|to)|versus|vs\.?)\s+"
                    r"(?:the\s+|our\s+|an?\s+)?([\w\s-]+?)\s*[?.]?$", re.I)
 
 
@@ -698,6 +706,8 @@ _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)(
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
+#: "... for that kind of ticket": the kind is the one the statement describes; its words belong in the search.
+_THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situation)\b", re.I)
 #: A statement that names what it is about ("The Penang plant ..."): the question's "it" needs no search to find it.
 _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
@@ -744,7 +754,8 @@ def _with_context(clauses: list[str], periods: list[Period], context: str, today
     parts = []
     for clause in clauses:
         for part in _parts([clause], periods):
-            parts.append(f"{scene} {part}" if _BACK_REFERENCE.search(clause) else f"{part} {names}".strip())
+            parts.append(f"{scene} {part}" if _BACK_REFERENCE.search(clause) or _THAT_KIND.search(clause)
+                         else f"{part} {names}".strip())
     return list(dict.fromkeys(parts))
 
 
