@@ -1652,3 +1652,35 @@ def test_that_kind_of_points_into_the_premise_so_its_words_join_the_search():
     asked = analyse("Since I run a bakery and my oven broke down completely, how fast does the repair service "
                     "come out for that kind of call?")
     assert any("oven" in search and "repair" in search for search in asked.searches())
+
+
+def test_a_large_computed_difference_is_written_with_thousands_separators():
+    question = "Which ferry carried more passengers in 2023, the Osprey or the Tern, and by how many?"
+    first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
+    counts = {"Osprey": "412,500", "Tern": "398,200"}
+    observed = [(name, args, f"[F{i}] Fleet log 2023\nIn 2023 the {side} carried {counts[side]} passengers.")
+                for i, (name, args) in enumerate(first) for side in counts if side in args["query"]]
+    second = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
+    assert second == [("compute", {"expression": "412500 - 398200"})]
+    done = conversation(question, [*observed, (*second[0], "412500 - 398200 = 14300")])
+    assert "a difference of 14,300" in decide(done, [SEARCH, CALCULATOR]).content
+
+
+@pytest.mark.parametrize(("question", "period"), [
+    ("How much is in the 2025 budget for new ovens at the Harbor bakery, and how many loaves did the bakery sell in "
+     "September?", "September 2024"),
+    ("In the 2025 budget, how many loaves are planned for September?", "September 2025"),
+])
+def test_a_yearless_month_in_a_clause_about_what_happened_has_ended_whatever_year_a_plan_names(question, period):
+    asked = analyse(question, date(2025, 1, 20))
+    assert any(period in search for search in asked.searches())
+
+
+@pytest.mark.parametrize("question", [
+    "How often must school buses be inspected under the new European safety standard?",
+    "Where did the GBP/JPY exchange rate stand at the end of March 2023?",
+])
+def test_a_rule_set_outside_the_company_and_a_market_rate_are_public(question):
+    assert analyse(question).public
+    first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
+    assert any(name == "web_lookup" for name, _ in first)

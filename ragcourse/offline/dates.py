@@ -226,20 +226,40 @@ def spread_over_years(periods: list[Period]) -> list[Period]:
     return [Period(y.year, within[0].kind, within[0].number) for y in years]
 
 
-def fill_years(periods: list[Period], today: date | None, targets: set[int] = frozenset()) -> list[Period]:
+#: A clause that tells what happened ("what yield did the plant reach in September"), and one about a plan.
+_HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|reached|ended|fell|rose|grew)\b", re.I)
+_PLANNED = re.compile(r"\b(?:budget\w*|plan(?:s|ned|ning)?|forecast\w*|target\w*|will|expect\w*|projected)\b", re.I)
+
+
+def happened_periods(text: str) -> set[tuple[str, int]]:
+    """The yearless months and quarters a question names in a clause about what happened: they have ended, even
+    when the question names a coming year for something else ("the 2025 budget ..., and what did September bring?")."""
+    found = set()
+    for clause in re.split(r"[,;]|\band\b|\s[-–—]\s", text):
+        if _HAPPENED.search(clause) and not _PLANNED.search(clause):
+            found |= {(p.kind, p.number) for p in find_periods(clause) if not p.year and p.kind != "year"}
+    return found
+
+
+def _latest_ended(kind: str, number: int, today: date) -> Period:
+    last_month = number * 3 if kind == "quarter" else number
+    return Period(today.year if today.month > last_month else today.year - 1, kind, number)
+
+
+def fill_years(periods: list[Period], today: date | None, targets: set[int] = frozenset(),
+               happened: set[tuple[str, int]] = frozenset()) -> list[Period]:
     """Give yearless quarters and months a year: the question's own year (not a target year), else the latest one
-    that has ended."""
+    that has ended; one that ``happened`` never gets a year still to come."""
     years = [p.year for p in periods if p.year and p.year not in targets]
     filled = []
     for p in periods:
         if p.year or p.kind == "year":
             filled.append(p)
-        elif years:
+        elif years and not (today and (p.kind, p.number) in happened
+                            and _latest_ended(p.kind, p.number, today).year < years[-1]):
             filled.append(Period(years[-1], p.kind, p.number))
         elif today:
-            last_month = p.number * 3 if p.kind == "quarter" else p.number
-            ended = today.month > last_month
-            filled.append(Period(today.year if ended else today.year - 1, p.kind, p.number))
+            filled.append(_latest_ended(p.kind, p.number, today))
         else:
             filled.append(p)
     return list(dict.fromkeys(filled))

@@ -810,8 +810,8 @@ class Policy:
                          for s in quoted(self._unscoped(query), c.result, 1)]
                 sentences += [quantities[side].sentence] if side in quantities else []
                 sentences += found[:1]
-                if side not in quantities and not found:
-                    missing.append(query)
+                if side not in quantities and (not found or "figure" in q.answer_type):
+                    missing.append(query)  # a sentence about the side without its figure does not answer "how much"
         sentences += self.change_sentences(side_queries, {s.text for s in sentences})
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         for call in self.calls:
@@ -930,7 +930,7 @@ class Policy:
         decimals = 1 if self.q.percent or self.q.operation == "share" else 2
         if self.q.operation == "average" and quantities:  # an average of "$15.9M"s is "$14.8M", not "$14.77M"
             decimals = max(1, *(len(x.plain.partition(".")[2]) for x in quantities.values()))
-        result = _rounded(calculation_result(call.result or ""), decimals)
+        result = _grouped(_rounded(calculation_result(call.result or ""), decimals))
         pair = self.ordered_pair(quantities)
 
         def label(side: str) -> str:
@@ -947,7 +947,7 @@ class Policy:
             return records.line(result, call.result.strip())
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
-            return f"The total of the {count} items listed is ${float(result):,.2f} ({call.result.strip()})."
+            return f"The total of the {count} items listed is ${_value(result):,.2f} ({call.result.strip()})."
         if result and self.portion and call.text == self.portion[2]:  # written to the whole's precision: "$6.4M"
             share, whole, _ = self.portion
             places = len(re.sub(r"\D", "", whole.partition(".")[2]))
@@ -968,7 +968,7 @@ class Policy:
         a, b = pair
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
-            result, unit = _money(float(result), a.unit), ""
+            result, unit = _money(_value(result), a.unit), ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         change = "a change" if self.q.percent else "a difference"
         if self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # "the drop in $M and as a fraction"
@@ -1149,6 +1149,19 @@ def _rounded(result: str, decimals: int) -> str:
     except ValueError:
         return result
     return plain_number(round(value, decimals))
+
+
+def _grouped(number: str) -> str:
+    """A plain result written as answers write large numbers: "693000" -> "693,000" (small ones stay as they are)."""
+    whole, dot, fraction = number.partition(".")
+    digits = whole.lstrip("-")
+    if not digits.isdigit() or len(digits) < 4:
+        return number
+    return f"{whole[:len(whole) - len(digits)]}{int(digits):,}{dot}{fraction}"
+
+
+def _value(number: str) -> float:
+    return float(number.replace(",", ""))
 
 
 def _shorten(text: str, limit: int) -> str:

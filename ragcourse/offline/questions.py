@@ -39,6 +39,7 @@ from .dates import (
     attach_years,
     expand_spans,
     fill_years,
+    happened_periods,
     resolve_relative,
     spread_over_years,
     target_years,
@@ -153,7 +154,10 @@ _NOW_WORD = re.compile(r"\bnow\b", re.I)
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
-                     r"internet|web|online|state (?:insurance|department|agency))\b", re.I)
+                     r"internet|web|online|state (?:insurance|department|agency)|"
+                     # a rule set outside the company, and market prices: "the new European rule", "EUR/USD"
+                     r"(?:eu|european|federal|national|international|statutory)\s+(?:\w+\s+)?(?:rules?|standards?|directives?)|"
+                     r"exchange rates?|currenc(?:y|ies)|fx|[a-z]{3}/[a-z]{3})\b", re.I)
 #: "Veltrix's own trading update", "their press release": what a company publishes is on the web, whoever it is.
 _PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroom|investor (?:update|relations)|"
                         r"product page|data ?sheet|public (?:statement|announcement))s?\b", re.I)
@@ -826,7 +830,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
     text = _CONCESSION.sub("", text) or text  # "why did X dip even though sales were a record?" asks about X
-    periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text))
+    periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text), happened_periods(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     preamble = [c for c in clauses if _PREAMBLE.match(c)]
     asking = [c for c in clauses if c not in preamble]
