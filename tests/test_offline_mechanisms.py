@@ -1684,3 +1684,51 @@ def test_a_rule_set_outside_the_company_and_a_market_rate_are_public(question):
     assert analyse(question).public
     first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls
     assert any(name == "web_lookup" for name, _ in first)
+
+
+def test_max_no_of_is_read_as_the_maximum_number_and_is_answered_by_a_number():
+    assert correct("Harbor oven - max no. of trays? op hours?") == "Harbor oven - maximum number of trays? operating hours?"
+    blocks = [Block("oven.md", "Harbor oven datasheet", "Capacity: up to 12 trays. Fuel: natural gas."),
+              Block("guide.md", "Bakery guide", "It assumes a Harbor oven and at least one tray rack.")]
+    chosen = [s.sentence.text for s in select("Harbor oven - max no. of trays?", sentences_of(blocks))]
+    assert chosen == ["Capacity: up to 12 trays."]
+
+
+def test_how_long_is_answered_by_a_length_of_time_not_by_any_number():
+    blocks = [Block("fridge.md", "Walk-in fridge manual",
+                    "Alarm F-90: door open above 90% of the cycle — close the door. "
+                    "Backup battery: keeps the fridge cold for 36 hours without mains power.")]
+    chosen = [s.sentence.text for s in select("How long can the fridge stay cold without mains power?",
+                                              sentences_of(blocks))]
+    assert chosen == ["Backup battery: keeps the fridge cold for 36 hours without mains power."]
+
+
+def test_a_compared_side_without_its_figure_is_named_as_missing_even_when_a_sentence_speaks_of_it():
+    question = "What were the bakery's total sales in 2016, and how did that compare with 2017?"
+    passages = {"2016": "[H1] Bakery history\nIn 2016 the bakery opened its second shop on Pier Street.",
+                "2017": "[H2] Bakery history\nIn 2017 the bakery's total sales were $410,000."}
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:  # every search is answered by the passage of its year
+        observed += [(name, args, next((text for year, text in passages.items() if year in args["query"]),
+                                       passages["2016"] + "\n" + passages["2017"])) for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    answer = decision.content
+    assert "could not find" in answer and "2016" in answer.split("could not find")[1]
+
+
+def test_a_rate_defined_in_brackets_as_one_measure_over_another_is_a_share_and_its_inputs_are_quoted():
+    question = "2023 pass rate (passed pupils / entered pupils)?"
+    asked = analyse(question)
+    assert asked.operation == "share" and asked.share_of == ("passed pupils", "entered pupils")
+    passages = ("[R1] School report 2023\nIn 2023 the school entered 240 pupils for the exam. "
+                "The sports hall was repainted in the summer.\n\n"
+                "[R2] Exam results 2023\nIn 2023, 204 of our pupils passed, the best result in ten years.")
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:
+        observed += [(name, args, passages if name == "find_docs" else f"{args['expression']} = 85")
+                     for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    assert ("compute", {"expression": "204 / 240 * 100"}) in [(n, a) for n, a, _ in observed]
+    assert "entered 240 pupils" in decision.content and "204 of our pupils passed" in decision.content

@@ -246,7 +246,7 @@ def sentence_budget(question: str) -> int:
     return min(4, max(len(q.sides), len(q.parts), 1) + (1 if q.cause else 0))
 
 
-asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b|"
+asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b|\bmax(?:imum|\.)? (?:number|no\.?)\b|"
                            r"\bwhat (?:is|was|are|were) the (?:[\w/-]+ ){0,2}(?:price|cost|rate|amount|value|total|size)\b|"
                            r"\b(?:roughly |approximately |about )?what (?:value|amount|sum|price|cost|figure|number)\b",
                            re.I).search
@@ -395,9 +395,18 @@ def _named_in(name: str, known: set[str]) -> bool:
     return name in known or bool(process.extractOne(name, known, scorer=fuzz.ratio, score_cutoff=80))
 
 
+#: "How long can the gateway keep data?": answered by a length of time, and a number with a unit of time states one.
+_ASKS_DURATION = re.compile(r"\bhow long\b", re.I)
+_DURATION = re.compile(r"\b\d[\d,.]*(?:\s*(?:-|to|–)\s*\d[\d,.]*)?[\s-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
+                       r"years?)\b", re.I)
+
+
 def figure_asked(question: str) -> str:
-    """The figure a question's answer must state: "money" ("what does X pay?"), "number" ("how many ...?") or ""."""
-    return "money" if asks_money(question) else "number" if asks_quantity(question) else ""
+    """The figure a question's answer must state: "money" ("what does X pay?"), "number" ("how many ...?"),
+    "duration" ("how long ...?") or ""."""
+    if asks_money(question):
+        return "money"
+    return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
 
 
 def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,
@@ -415,7 +424,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
     figure = figure_asked(question) if figure is None else figure
     if figure:
-        stated = _MONEY.search if figure == "money" else numbers  # an amount of money, not a count or a date
+        # an amount of money, not a count or a date; a length of time, not any number
+        stated = {"money": _MONEY.search, "duration": _DURATION.search}.get(figure, numbers)
         supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     supporting = _about_what_is_asked(question, supporting, sentences)

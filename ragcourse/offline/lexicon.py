@@ -52,7 +52,8 @@ def _corrected_word(word: str) -> str:
 ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "year", "yrs": "years",
                  "qtr": "quarter", "capex": "capital expenditure", "opex": "operating expenses",
                  "approx": "approximately", "dept": "department", "mgr": "manager", "mgmt": "management",
-                 "cust": "customer", "fw": "firmware", "gw": "gateway", "mfg": "manufacturing"}
+                 "cust": "customer", "fw": "firmware", "gw": "gateway", "mfg": "manufacturing", "max": "maximum",
+                 "op": "operating", "temp": "temperature"}
 
 
 #: "what's", "what’s" and "whats" spelt out, so that one grammar reads them and "what is" alike.
@@ -68,6 +69,7 @@ def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = spell_out(text)
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: ABBREVIATIONS[m[1].lower()], text, flags=re.I)
+    text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
 
 

@@ -843,6 +843,7 @@ class Policy:
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         lead += self._referent_line(sentences)
+        sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered]
         focus = asked_focus(q.text) if not (lead or q.comparison or q.cause or len(q.parts) > 1) else ""
         if focus and sentences and not any(speaks_of(focus, s) for s in sentences):
@@ -850,6 +851,27 @@ class Policy:
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
+
+    def _operand_sentences(self, sentences: list[Sentence]) -> list[Sentence]:
+        """For each number a calculation used that no quoted sentence states, the found sentence that states it: a
+        reader checks "6.5 / 47.9" against the sentence giving the $6.5M."""
+        calculator = self.tools.get("calculator")
+        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
+        stated = {number_value(m[0]) for s in sentences for m in numbers(s.text)}
+        found = [s for c in self.calls if c.result and c.name in passages for s in sentences_of(parse_blocks(c.result))]
+        added: list[Sentence] = []
+        for call in self.calls:
+            if not (calculator and call.name == calculator.name and call.result):
+                continue
+            for operand in re.findall(r"\d+(?:\.\d+)?", call.text):
+                value = float(operand)
+                if value in stated:
+                    continue
+                source = next((s for s in found if any(number_value(m[0]) == value for m in numbers(s.text))), None)
+                if source:
+                    added.append(source)
+                    stated |= {number_value(m[0]) for m in numbers(source.text)}
+        return added
 
     def _referent_line(self, sentences: list[Sentence]) -> list[str]:
         """"Which one is it, and ...?": the name the first part's search found, said first when no quoted sentence

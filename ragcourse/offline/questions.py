@@ -789,9 +789,14 @@ def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
             for p in _parts([clause], periods)]
 
 
+#: "operating margin (operating income / revenue)": a rate the question defines as one measure over another.
+_FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-z][a-z -]{1,40}?)\s*/\s*([a-z][a-z -]{1,40}?)\s*\)",
+                      re.I)
+
+
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
-    question = correct(question)
+    question = _FORMULA.sub(r"\1, \2 as a share of \3", correct(question))
     question = anchor_relative(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
