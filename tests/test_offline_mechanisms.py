@@ -1732,3 +1732,33 @@ def test_a_rate_defined_in_brackets_as_one_measure_over_another_is_a_share_and_i
         decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
     assert ("compute", {"expression": "204 / 240 * 100"}) in [(n, a) for n, a, _ in observed]
     assert "entered 240 pupils" in decision.content and "204 of our pupils passed" in decision.content
+
+
+def test_an_indirect_how_much_it_cost_asks_for_money_and_id_love_to_know_asks_nothing_itself():
+    question = "I'd love to know how much the Harbor bakery's spring fair in May 2019 cost us in total."
+    asked = analyse(question)
+    assert asked.text.startswith("How much the Harbor bakery") and "love" not in asked.subject
+    block = Block("news.md", "Bakery news — May 2019", "The Harbor bakery's spring fair takes place on Saturday 18 May "
+                                                      "from 10:00 on the quay.")
+    assert select(question, sentences_of([block])) == []
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Harbor Lane lease - deposit + notice period?", ("deposit Harbor Lane", "notice period Harbor Lane")),
+    ("For the bakery newsletter: how many loaves did the bakery sell in May 2019?", ("loaves bakery sell May 2019",)),
+    ("Need the quarterly figure: total ferry fares for Q1 through Q3 2019 combined?",
+     ("total ferry fares Q1 2019 Q2 2019 Q3 2019 combined",)),
+])
+def test_items_joined_by_plus_are_asked_each_and_a_label_saying_what_the_answer_is_for_is_no_part(question, parts):
+    assert analyse(question).parts == parts
+
+
+def test_a_name_in_the_measure_binds_the_number_of_its_own_clause_for_a_period_side():
+    block = Block("ferries-2019-12.md", "Ferry report — December 2019",
+                  "North Pier carried 2,600 cars, South Pier 4,200 and the island route 4,500.")
+    assert find_quantity("December 2019", "South Pier car", [block]).text == "4,200"
+
+
+def test_what_was_a_money_measure_is_answered_only_by_an_amount_of_money():
+    block = Block("history.md", "Bakery history", "In 2016 the bakery opened its second shop on Pier Street.")
+    assert select("What was total revenue for 2016?", sentences_of([block])) == []

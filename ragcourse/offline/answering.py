@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from .lexicon import similarity, spell_out
+from .lexicon import expected_unit, similarity, spell_out
 from .meaning import embed
 from .messages import Block
 from .questions import analyse
@@ -254,7 +254,9 @@ asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|pr
 
 #: A question whose answer is an amount of money: "what does X pay ...", "how much did the stand cost", "in dollars".
 asks_money = re.compile(r"\b(?:what|how much)\s+(?:do|does|did|will|would|should)\s+(?:[\w'&-]+\s+){1,6}?"
-                        r"(?:pay|spend|charge|cost|earn)\b|\bhow much money\b|\bin (?:dollars|euros|pounds)\b",
+                        r"(?:pay|spend|charge|cost|earn)\b|\bhow much money\b|\bin (?:dollars|euros|pounds)\b|"
+                        r"\bhow much\s+(?:the|our|their|his|her|its|a|an)\s+(?:[\w'&-]+\s+){0,8}?"  # "how much the party cost"
+                        r"(?:cost|costs|paid|spent|charged|earned)\b",
                         re.I).search
 _MONEY = re.compile(r"[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b", re.I)
 
@@ -401,10 +403,16 @@ _DURATION = re.compile(r"\b\d[\d,.]*(?:\s*(?:-|to|–)\s*\d[\d,.]*)?[\s-]*(?:sec
                        r"years?)\b", re.I)
 
 
+#: "What was total revenue in 2019?": the measure a "what was" question names, answered in its unit.
+_WHAT_MEASURE = re.compile(r"\bwhat (?:is|was|are|were) (?:the |our |its |their )?((?:[\w-]+ ){0,2}[\w-]+?)"
+                           r"(?= (?:for|in|of|at|during|over|across)\b|\?|$)", re.I)
+
+
 def figure_asked(question: str) -> str:
-    """The figure a question's answer must state: "money" ("what does X pay?"), "number" ("how many ...?"),
-    "duration" ("how long ...?") or ""."""
-    if asks_money(question):
+    """The figure a question's answer must state: "money" ("what does X pay?", "what was revenue in 2019?"),
+    "number" ("how many ...?"), "duration" ("how long ...?") or ""."""
+    measure = _WHAT_MEASURE.search(question)
+    if asks_money(question) or measure and expected_unit(measure[1]) == "$":
         return "money"
     return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
 

@@ -189,6 +189,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     per = {stem(w.lower()) for w in re.findall(r"\bper[- ]([a-z]+)", subject, re.I)}  # "per-gateway fee": a rate
     name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
     code = anchors(side) if not side_periods else set()
+    # a name in the measure ("Continental Europe bookings" in December) binds its clause's number like a named side
+    owner = set(terms(" ".join(re.findall(r"\b[A-Z][a-z]+\b", subject)))) if side_periods else set()
     limits = limit_words(subject_terms)  # "cap" is met by "a maximum of"
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
@@ -224,7 +226,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
             else:
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
-                rank = (own, len(hits) / len(subject_terms), 1, -other, _at_limit(text, match, limits), exact,
+                rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), owner) if owner else 1,
+                        -other, _at_limit(text, match, limits), exact,
                         -_is_share(text, match.end(), hits), -_is_bound(text, match),
                         _own_fit(text, match, subject_terms | anchor_terms), -distance)
             rate = _PER_UNIT.match(text, match.end())

@@ -72,7 +72,7 @@ vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-mo
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
 AGGREGATE_WORDS = word_set("total totals combined sum altogether overall whole entire millions million billions thousands dollars "
-                           "dollar euros terms units figure figures $m m bn usd eur gbp roughly approximately approx circa nearly almost")
+                           "dollar euros terms units figure figures $ % $m m bn usd eur gbp roughly approximately approx circa nearly almost")
 #: "What drove the swing?" after a statement: the change the statement describes, not a thing of its own.
 MOVE_WORDS = word_set("swing dip slip drop fall rise jump change shift move slide slump spike surge decline increase "
                       "decrease gap turnaround reversal")
@@ -130,11 +130,13 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b|"
                          r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short)\b", re.I)
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
-_PREAMBLE = re.compile(r"^(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b"
-                       r"(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)", re.I)
+_PREAMBLE = re.compile(r"^(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)"
+                       r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
+                       # "For the board slide: ...", "Need the year-to-date figure: ...": what the answer is for
+                       r"(?:for (?:the|my|our|a|an|this|next)|(?:i )?need (?:the|a|an))\s[a-z\s/-]{1,40}$)", re.I)
 #: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
-                      r"i would like|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
+                      r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
@@ -737,7 +739,8 @@ _DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|wher
 
 def context_names(context: str) -> str:
     """The names and codes a scene-setting statement mentions ("Aurora OTA"), not its dates: they scope the search."""
-    words = context.split()[1:]
+    words = context.split()
+    words = words[1:] if len(words) < 2 or not words[1][:1].isupper() else words  # "Cedar Valley contract": a name
     kept = [re.sub(r"(?<=\d)s$", "", w.strip(".,;:!")) for w in words  # "LX-200s": the code
             if (w[:1].isupper() or anchors(w)) and not find_periods(w) and w.lower().strip(".,;:!") not in STOPWORDS]
     return " ".join(dict.fromkeys(w for w in kept if w))
@@ -794,6 +797,10 @@ _FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-
                       re.I)
 
 
+#: "Cedar Valley contract - liability cap + carve-outs?": items joined by "+" after a scene are asked each.
+_PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
+
+
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
     question = _FORMULA.sub(r"\1, \2 as a share of \3", correct(question))
@@ -801,6 +808,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = _OPENER.sub("", text) or text
+    text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
     text = _REMARK.sub("?", text)  # "... over Q4? Just need the number for a model.": the remark asks nothing
     premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
