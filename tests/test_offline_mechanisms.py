@@ -1762,3 +1762,38 @@ def test_a_name_in_the_measure_binds_the_number_of_its_own_clause_for_a_period_s
 def test_what_was_a_money_measure_is_answered_only_by_an_amount_of_money():
     block = Block("history.md", "Bakery history", "In 2016 the bakery opened its second shop on Pier Street.")
     assert select("What was total revenue for 2016?", sentences_of([block])) == []
+
+
+def test_a_lowercase_owner_of_the_orders_is_the_customer_and_arrived_yet_asks_the_status_not_filters_it():
+    from ragcourse.offline.toolbox import order_arguments
+
+    orders = classify([{"type": "function", "function": {
+        "name": "track_orders", "description": "Look up customer orders and shipments.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"},
+            "status": {"type": "string", "description": "Only orders with this status: open, delivered, delayed"}}}}}])
+    assert order_arguments(orders["orders"], "orlo's latest order — status? arrived yet?", date(2024, 2, 5)) == \
+        {"customer": "orlo"}
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    ("Exact value of the flour the inspectors found spoilt at the Pier Street shop?",
+     "The value involved was about $1,200 and has been written off."),
+    ("walk-in fridge - what hrs is the loading door open?", "The loading door is open from 06:00 to 14:00."),
+])
+def test_a_telegraphic_value_of_or_hrs_question_is_answered_by_its_figure(question, sentence):
+    block = Block("shop.md", "Pier Street shop notes", "The inspectors visited the Pier Street shop and found some "
+                                                      f"spoilt flour in the store room. {sentence}")
+    assert sentence in [s.sentence.text for s in select(question, sentences_of([block]))]
+
+
+def test_a_percent_reduction_from_one_amount_to_another_also_gives_the_change_in_money():
+    question = "Under the new mill contract, what was the percent reduction in the price of a sack of flour?"
+    passage = "[M1] Mill contract review\nThe new mill contract cut the price of a sack of flour from $40 to $34."
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:
+        observed += [(name, args, passage if name == "find_docs" else f"{args['expression']} = -15")
+                     for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    assert decision.content.startswith("From $40 to $34 is a change of -$6, or -15%")

@@ -246,7 +246,8 @@ def sentence_budget(question: str) -> int:
     return min(4, max(len(q.sides), len(q.parts), 1) + (1 if q.cause else 0))
 
 
-asks_quantity = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:percentage|share|proportion)\b|\bmax(?:imum|\.)? (?:number|no\.?)\b|"
+asks_quantity = re.compile(r"\bhow (?:many|much)\b|^\W*(?:the\s+)?(?:(?:exact|total|approximate|rough)\s+)?"
+                           r"(?:value|amount|sum|number|cost|price|figure|count)\s+of\b|\bwhat (?:percentage|share|proportion)\b|\bmax(?:imum|\.)? (?:number|no\.?)\b|"
                            r"\bwhat (?:is|was|are|were) the (?:[\w/-]+ ){0,2}(?:price|cost|rate|amount|value|total|size)\b|"
                            r"\b(?:roughly |approximately |about )?what (?:value|amount|sum|price|cost|figure|number)\b",
                            re.I).search

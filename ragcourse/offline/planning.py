@@ -344,17 +344,23 @@ class Policy:
         return [sentence for call in self.calls if call.result and call.name in searches
                 for sentence in quoted(call.text, call.result, limit)]
 
-    def change_expression(self) -> str | None:
-        """For "by how much (in percent) did X go up?": "new - old", or the relative change, from a quoted
-        "from $5,150 to $5,459"."""
+    def change_pair(self) -> tuple[str, str] | None:
+        """The new and the old value of a quoted "from $5,150 to $5,459" (or against plan, or replaced), as written."""
         for sentence in self._quoted_sentences(2):
             m = FROM_TO.search(sentence.text)
             pair = (m[2], m[1]) if m and unit_of(m[1]) == unit_of(m[2]) else (
                 _against_plan(sentence.text) or _replaced(sentence.text))
             if pair:
-                new, old = (plain_number(number_value(x)) for x in pair)
-                return f"({new} - {old}) / {old} * 100" if self.q.percent else f"{new} - {old}"
+                return pair
         return None
+
+    def change_expression(self) -> str | None:
+        """For "by how much (in percent) did X go up?": "new - old", or the relative change, from the change pair."""
+        pair = self.change_pair()
+        if not pair:
+            return None
+        new, old = (plain_number(number_value(x)) for x in pair)
+        return f"({new} - {old}) / {old} * 100" if self.q.percent else f"{new} - {old}"
 
     @cached_property
     def portion(self) -> tuple[str, str, str] | None:
@@ -977,6 +983,11 @@ class Policy:
             return f"{share} of {whole} is {_money(value, unit_of(whole))} ({call.result.strip()})."
         if result and self.q.operation in ("average", "max", "min") and len(quantities) > 2:
             return self._across_sides_line(call, result, quantities, label)
+        change = self.change_pair() if result and not pair and self.q.percent else None
+        if change and call.text == self.change_expression() and unit_of(change[0]).startswith("$"):
+            new, old = change  # "from $214 to $161": the change in money, then in percent
+            return (f"From {old} to {new} is a change of {_money(number_value(new) - number_value(old), unit_of(new))}, "
+                    f"or {result}% ({call.result.strip()}).")
         if not result or not pair:
             unit = "%" if self.q.percent or self.q.operation == "share" else ""
             return f"The calculation gives {result}{unit} ({call.result.strip()})." if result else ""

@@ -202,7 +202,13 @@ def customer_name(question: str) -> str:
             if not (opens and len(run) == 1):
                 return name
             opening = opening or name
-    return opening
+    # "oakridge's latest order": whoever owns the orders, however it is written
+    owner = _OWNER_OF_ORDERS.search(question)
+    return opening or (owner[1] if owner and owner[1].lower() not in STOPWORDS else "")
+
+
+_OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most recent|newest|recent|open|next|first)\s+)?"
+                              r"(?:orders?|shipments?|deliver(?:y|ies))\b", re.I)
 
 
 def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
@@ -274,7 +280,7 @@ def _status(schema: dict[str, Any], question: str) -> str:
             else:
                 return value
     clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
-               and not re.search(_NOT, c) and not _YES_NO.match(c)]
+               and not re.search(_NOT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
     words = [[w for w in re.findall(r"[a-z]+", c) if w not in STOPWORDS
               and not {w, w + "s", w.removesuffix("s")} & described] for c in clauses]
