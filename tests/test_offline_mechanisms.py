@@ -7,7 +7,9 @@ never seen (the end-to-end behaviour through the OpenAI SDK is in test_offline_m
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 import pytest
 
@@ -134,17 +136,19 @@ def test_a_sentence_that_lists_causes_is_followed_up_cause_by_cause():
                        "Rental review Q2 2023 why causes reasons decline drop"]
 
 
-def test_orders_arguments_read_the_customer_and_the_status_the_question_names():
-    from datetime import date
-
-    from ragcourse.offline.toolbox import order_arguments
-
-    orders = classify([{"type": "function", "function": {
+def _orders_tool(statuses: str):  # noqa: ANN202 - a toolbox.Tool
+    """An orders tool with a customer and a status parameter, as a learner might define one."""
+    return classify([{"type": "function", "function": {
         "name": "track_orders", "description": "Look up customer orders and shipments.",
         "parameters": {"type": "object", "properties": {
             "customer": {"type": "string"},
-            "status": {"type": "string", "description": "Only orders with this status: open, in_transit, delayed"}}}}}])
-    tool = orders["orders"]
+            "status": {"type": "string", "description": f"Only orders with this status: {statuses}"}}}}}])["orders"]
+
+
+def test_orders_arguments_read_the_customer_and_the_status_the_question_names():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = _orders_tool("open, in_transit, delayed")
     today = date(2024, 2, 5)
     assert order_arguments(tool, "How many orders did Orlo Cycles place?", today) == {"customer": "Orlo Cycles"}
     assert order_arguments(tool, "Orlo Cycles' order: is it delayed?", today) == {"customer": "Orlo Cycles",
@@ -267,6 +271,17 @@ def test_the_printable_analysis_names_sides_measure_operation_and_searches():
     for expected in ("sides: Q1 2022 | Q2 2022 | Q3 2022", "measure: class size", "operation: average",
                      "searches: Q1 2022 class size"):
         assert expected in shown
+
+
+def _run_to_answer(question: str, searched: Callable[[str], str], calculated: str = "") -> tuple[list, Any]:
+    """Run the policy until it answers: each search gets ``searched(query)``, each calculation ``calculated``."""
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:
+        observed += [(name, args, searched(args["query"]) if name == "find_docs" else f"{args['expression']} = {calculated}")
+                     for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    return observed, decision
 
 
 def _calculation_after_searches(question: str, passages: dict[str, str]) -> str:
@@ -1707,12 +1722,8 @@ def test_a_compared_side_without_its_figure_is_named_as_missing_even_when_a_sent
     question = "What were the bakery's total sales in 2016, and how did that compare with 2017?"
     passages = {"2016": "[H1] Bakery history\nIn 2016 the bakery opened its second shop on Pier Street.",
                 "2017": "[H2] Bakery history\nIn 2017 the bakery's total sales were $410,000."}
-    observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
-    while decision.tool_calls and len(observed) < 12:  # every search is answered by the passage of its year
-        observed += [(name, args, next((text for year, text in passages.items() if year in args["query"]),
-                                       passages["2016"] + "\n" + passages["2017"])) for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    _, decision = _run_to_answer(question, lambda query: next(  # every search gets the passage of its year
+        (text for year, text in passages.items() if year in query), passages["2016"] + "\n" + passages["2017"]))
     answer = decision.content
     assert "could not find" in answer and "2016" in answer.split("could not find")[1]
 
@@ -1724,12 +1735,7 @@ def test_a_rate_defined_in_brackets_as_one_measure_over_another_is_a_share_and_i
     passages = ("[R1] School report 2023\nIn 2023 the school entered 240 pupils for the exam. "
                 "The sports hall was repainted in the summer.\n\n"
                 "[R2] Exam results 2023\nIn 2023, 204 of our pupils passed, the best result in ten years.")
-    observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
-    while decision.tool_calls and len(observed) < 12:
-        observed += [(name, args, passages if name == "find_docs" else f"{args['expression']} = 85")
-                     for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    observed, decision = _run_to_answer(question, lambda query: passages, "85")
     assert ("compute", {"expression": "204 / 240 * 100"}) in [(n, a) for n, a, _ in observed]
     assert "entered 240 pupils" in decision.content and "204 of our pupils passed" in decision.content
 
@@ -1767,13 +1773,8 @@ def test_what_was_a_money_measure_is_answered_only_by_an_amount_of_money():
 def test_a_lowercase_owner_of_the_orders_is_the_customer_and_arrived_yet_asks_the_status_not_filters_it():
     from ragcourse.offline.toolbox import order_arguments
 
-    orders = classify([{"type": "function", "function": {
-        "name": "track_orders", "description": "Look up customer orders and shipments.",
-        "parameters": {"type": "object", "properties": {
-            "customer": {"type": "string"},
-            "status": {"type": "string", "description": "Only orders with this status: open, delivered, delayed"}}}}}])
-    assert order_arguments(orders["orders"], "orlo's latest order — status? arrived yet?", date(2024, 2, 5)) == \
-        {"customer": "orlo"}
+    tool = _orders_tool("open, delivered, delayed")
+    assert order_arguments(tool, "orlo's latest order — status? arrived yet?", date(2024, 2, 5)) == {"customer": "orlo"}
 
 
 @pytest.mark.parametrize(("question", "sentence"), [
@@ -1790,10 +1791,5 @@ def test_a_telegraphic_value_of_or_hrs_question_is_answered_by_its_figure(questi
 def test_a_percent_reduction_from_one_amount_to_another_also_gives_the_change_in_money():
     question = "Under the new mill contract, what was the percent reduction in the price of a sack of flour?"
     passage = "[M1] Mill contract review\nThe new mill contract cut the price of a sack of flour from $40 to $34."
-    observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
-    while decision.tool_calls and len(observed) < 12:
-        observed += [(name, args, passage if name == "find_docs" else f"{args['expression']} = -15")
-                     for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    _, decision = _run_to_answer(question, lambda query: passage, "-15")
     assert decision.content.startswith("From $40 to $34 is a change of -$6, or -15%")
