@@ -1793,3 +1793,11 @@ def test_a_percent_reduction_from_one_amount_to_another_also_gives_the_change_in
     passage = "[M1] Mill contract review\nThe new mill contract cut the price of a sack of flour from $40 to $34."
     _, decision = _run_to_answer(question, lambda query: passage, "-15")
     assert decision.content.startswith("From $40 to $34 is a change of -$6, or -15%")
+
+
+def test_per_the_manual_names_a_source_not_a_rate_and_a_dashed_scene_still_opens_the_question():
+    asked = analyse("fault code the ovens showed in the 3 May power cut — per the oven manual, what should a baker "
+                    "do when they see it?")
+    assert asked.operation != "ratio"
+    assert asked.text.startswith("According to the oven manual, what should a baker do")
+    assert asked.searches() == ["fault code ovens showed 3 May power cut"]

@@ -733,7 +733,7 @@ _CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite
 #: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not
 #: "the customer who placed the biggest order - when does their contract end?", which names a thing by what it did).
 _DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|where|why)\b)(?:(?!\b(?:who|that|which|whose|"
-                               r"behind)\b)[^?.!])+?)\s+[-–—]\s+((?:what|which|who|how|when|where|why|is|are|do|does|"
+                               r"behind)\b)[^?.!])+?)\s+[-–—]\s+((?:according to [^,?]{1,40},\s*)?(?:what|which|who|how|when|where|why|is|are|do|does|"
                                r"can|should)\b)", re.I)
 
 
@@ -804,6 +804,7 @@ _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
     question = _FORMULA.sub(r"\1, \2 as a share of \3", correct(question))
+    question = re.sub(r"\bper (the|our|your|their|its)\b", r"according to \1", question, flags=re.I)  # not a rate
     question = anchor_relative(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
