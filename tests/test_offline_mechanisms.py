@@ -1801,3 +1801,11 @@ def test_per_the_manual_names_a_source_not_a_rate_and_a_dashed_scene_still_opens
     assert asked.operation != "ratio"
     assert asked.text.startswith("According to the oven manual, what should a baker do")
     assert asked.searches() == ["fault code ovens showed 3 May power cut"]
+
+
+def test_a_why_question_over_periods_is_not_told_a_figure_is_missing_when_its_reasons_were_found():
+    question = "Why did ferry sales drop from May to June 2019?"
+    passage = ("[F1] Ferry review 2019\nFerry bookings in June 2019 were lower than in May 2019 because the harbour "
+               "was closed for repairs for two weeks. The main reason was the closure of the harbour.")
+    _, decision = _run_to_answer(question, lambda query: passage, "0")
+    assert "harbour" in decision.content and "could not find" not in decision.content

@@ -816,8 +816,10 @@ class Policy:
                          for s in quoted(self._unscoped(query), c.result, 1)]
                 sentences += [quantities[side].sentence] if side in quantities else []
                 sentences += found[:1]
-                if side not in quantities and (not found or "figure" in q.answer_type):
-                    missing.append(query)  # a sentence about the side without its figure does not answer "how much"
+                if side not in quantities and (not found or "figure" in q.answer_type and not q.cause):
+                    # a sentence about the side without its figure does not answer "how much" (a "why" is
+                    # answered by its reasons: the figures only set the scene)
+                    missing.append(query)
         sentences += self.change_sentences(side_queries, {s.text for s in sentences})
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         for call in self.calls:
