@@ -1657,6 +1657,7 @@ def test_a_figure_found_on_a_public_page_is_compared_like_one_from_the_documents
     ("Since we are renewing our ferry contracts, which of Gull Line and Tern Ferries charges the higher fare per "
      "car, and by how much?", ("Gull Line", "Tern Ferries"), ""),
     ("Since March 2022, how many boats has the Saltmarsh yard launched?", (), "March 2022"),
+    ("Since Harbor Mills is asking to renew, what fee per sack does their contract set?", (), "Harbor Mills"),
 ])
 def test_a_since_clause_about_the_asker_is_a_premise_but_since_a_date_is_the_period(question, sides, period):
     asked = analyse(question)
@@ -1775,6 +1776,7 @@ def test_a_lowercase_owner_of_the_orders_is_the_customer_and_arrived_yet_asks_th
 
     tool = _orders_tool("open, delivered, delayed")
     assert order_arguments(tool, "orlo's latest order — status? arrived yet?", date(2024, 2, 5)) == {"customer": "orlo"}
+    assert order_arguments(tool, "yesterday's shipments — any delayed?", date(2024, 2, 5)) == {"status": "delayed"}
 
 
 @pytest.mark.parametrize(("question", "sentence"), [
@@ -1809,3 +1811,8 @@ def test_a_why_question_over_periods_is_not_told_a_figure_is_missing_when_its_re
                "was closed for repairs for two weeks. The main reason was the closure of the harbour.")
     _, decision = _run_to_answer(question, lambda query: passage, "0")
     assert "harbour" in decision.content and "could not find" not in decision.content
+
+
+def test_a_word_pair_with_a_slash_is_no_currency_pair_and_a_guessed_quality_noun_keeps_its_adjective():
+    assert not analyse("Can members pay and/or cancel by card at the bakery?").public
+    assert analyse("Which oven is more reliable, the K-2 or the K-7?").subject == "reliable reliability"

@@ -99,14 +99,15 @@ def same_measure(subject: str) -> list[str]:
 _DIMENSIONS = {"hot": "temperature", "cold": "temperature", "warm": "temperature", "cool": "temperature",
                "heavy": "weight", "light": "weight", "expensive": "price", "cheap": "price", "costly": "price",
                "fast": "speed", "quick": "speed", "slow": "speed", "wide": "width", "narrow": "width",
-               "deep": "depth", "shallow": "depth", "old": "age"}
+               "deep": "depth", "shallow": "depth"}
 #: Adjective endings and the noun ending of the quality they name: accurate -> accuracy, reliable -> reliability.
 _QUALITY_ENDINGS = (("ate", "acy"), ("able", "ability"), ("ible", "ibility"), ("ient", "iency"))
 
 
 def dimension(adjective: str) -> str:
-    """The measure a gradable adjective compares ("more accurate" -> "accuracy", "hotter" -> "temperature"); empty
-    when the word is no such adjective, so the caller keeps it."""
+    """The measure a gradable adjective compares: "hotter" -> "temperature"; by its ending, a guess written beside
+    the adjective, since not every "-ate" word has an "-acy" ("more accurate" -> "accurate accuracy"); empty when
+    the word is no such adjective, so the caller keeps it."""
     word = adjective.lower()
     bases = [word]
     grade = re.match(r"(\w+?)(i?)(er|est)$", word)  # heavier, cheapest, wider, hotter
@@ -118,7 +119,7 @@ def dimension(adjective: str) -> str:
             return _DIMENSIONS[base]
     for ending, noun in _QUALITY_ENDINGS:
         if word.endswith(ending) and len(word) > len(ending) + 3:
-            return word[: -len(ending)] + noun
+            return f"{word} {word[: -len(ending)] + noun}"
     return ""
 
 

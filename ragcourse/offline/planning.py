@@ -344,6 +344,7 @@ class Policy:
         return [sentence for call in self.calls if call.result and call.name in searches
                 for sentence in quoted(call.text, call.result, limit)]
 
+    @cached_property
     def change_pair(self) -> tuple[str, str] | None:
         """The new and the old value of a quoted "from $5,150 to $5,459" (or against plan, or replaced), as written."""
         for sentence in self._quoted_sentences(2):
@@ -356,7 +357,7 @@ class Policy:
 
     def change_expression(self) -> str | None:
         """For "by how much (in percent) did X go up?": "new - old", or the relative change, from the change pair."""
-        pair = self.change_pair()
+        pair = self.change_pair
         if not pair:
             return None
         new, old = (plain_number(number_value(x)) for x in pair)
@@ -985,7 +986,7 @@ class Policy:
             return f"{share} of {whole} is {_money(value, unit_of(whole))} ({call.result.strip()})."
         if result and self.q.operation in ("average", "max", "min") and len(quantities) > 2:
             return self._across_sides_line(call, result, quantities, label)
-        change = self.change_pair() if result and not pair and self.q.percent else None
+        change = self.change_pair if result and not pair and self.q.percent else None
         if change and call.text == self.change_expression() and unit_of(change[0]).startswith("$"):
             new, old = change  # "from $214 to $161": the change in money, then in percent
             return (f"From {old} to {new} is a change of {_money(number_value(new) - number_value(old), unit_of(new))}, "

@@ -159,7 +159,7 @@ _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|compet
                      r"internet|web|online|state (?:insurance|department|agency)|"
                      # a rule set outside the company, and market prices: "the new European rule", "EUR/USD"
                      r"(?:eu|european|federal|national|international|statutory)\s+(?:\w+\s+)?(?:rules?|standards?|directives?)|"
-                     r"exchange rates?|currenc(?:y|ies)|fx|[a-z]{3}/[a-z]{3})\b", re.I)
+                     r"exchange rates?|currenc(?:y|ies)|fx|(?-i:[A-Z]{3}/[A-Z]{3}))\b", re.I)
 #: "Veltrix's own trading update", "their press release": what a company publishes is on the web, whoever it is.
 _PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroom|investor (?:update|relations)|"
                         r"product page|data ?sheet|public (?:statement|announcement))s?\b", re.I)
@@ -501,8 +501,11 @@ _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|thanks|tha
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$", re.I)
 #: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
 #: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
-_PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?=\s+(?:i|we|you|they|our|my|"
-                      r"several|some|many|most|finance|hr|legal|sales|the\s+[a-z]+\s+(?:is|are|team|department)\b)))"
+_PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?!\s+when\b)"
+                      # a clause about the asker's side with a verb of its own: "since finance is ...", "as we are ...";
+                      # one about a named party ("since Harbor Mills is asking ...") names what the question is about
+                      r"(?!\s+(?!I\b)(?-i:[A-Z]))"
+                      r"(?=\s+(?:[^,\s]+\s+){0,5}?(?:am|is|are|was|were|will|have|has|need|needs|want|wants|plan|plans)\b))"
                       r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
                       r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.

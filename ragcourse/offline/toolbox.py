@@ -183,7 +183,8 @@ CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word (a single
-    word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one)."""
+    word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one); else the
+    owner of the orders asked about, however it is written ("oakridge's latest order")."""
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "Monday", "Tuesday",
             "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "I", "One", "Two", "Any", "Each", "Every", "All",
             "Some", "My", "Their", "Your", "For", "Whose"}
@@ -204,9 +205,11 @@ def customer_name(question: str) -> str:
             opening = opening or name
     # "oakridge's latest order": whoever owns the orders, however it is written
     owner = _OWNER_OF_ORDERS.search(question)
-    return opening or (owner[1] if owner and owner[1].lower() not in STOPWORDS else "")
+    return opening or (owner[1] if owner and owner[1].lower() not in STOPWORDS | _TIME_WORDS else "")
 
 
+#: "today's orders", "last month's shipments": a time owns nothing.
+_TIME_WORDS = frozenset(["today", "yesterday", "tomorrow", "day", "week", "month", "quarter", "year", "weekend"])
 _OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most recent|newest|recent|open|next|first)\s+)?"
                               r"(?:orders?|shipments?|deliver(?:y|ies))\b", re.I)
 
