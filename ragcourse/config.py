@@ -7,6 +7,7 @@ folder inside the project), so a fresh clone works with no configuration at all.
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -108,9 +109,9 @@ def _number(name: str, value: str, kind: type) -> float | int:
 def _writable_dir(name: str, path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".write-test"
-        probe.write_text("ok")
-        probe.unlink()
+        # A probe with a name of its own: two processes starting at once must not delete each other's.
+        with tempfile.TemporaryFile(dir=path):
+            pass
     except OSError as exc:
         raise CourseError(
             f"The cache folder {path} is not writable ({exc.strerror or exc}): set {name} to a folder you can write."

@@ -67,6 +67,18 @@ def test_cache_that_is_a_file(tmp_path: Path) -> None:
         load_settings({"RAGCOURSE_CACHE": str(tmp_path / "file")})
 
 
+def test_many_processes_can_check_one_new_cache_folder_at_once(tmp_path: Path) -> None:
+    # Two notebooks started together once raced on one probe file name and one of them failed.
+    import subprocess
+    import sys
+
+    folder = str(tmp_path / "shared")
+    script = f"from ragcourse.config import load_settings\nfor _ in range(300): load_settings({{'RAGCOURSE_CACHE': {folder!r}}})"
+    runs = [subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE) for _ in range(4)]
+    errors = [p.communicate()[1].decode() for p in runs]
+    assert [p.returncode for p in runs] == [0, 0, 0, 0], errors
+
+
 def test_settings_from_reads_only_the_given_variables(monkeypatch):
     from ragcourse.config import settings_from
 
