@@ -742,6 +742,20 @@ def test_a_quarter_spelled_out_as_its_months_compares_the_months():
     assert question.sides == ("April 2021", "May 2021", "June 2021") and question.operation == "average"
 
 
+def test_a_quarter_averaged_per_month_is_read_from_its_months_and_their_total_is_given():
+    question = "How many visitors did the museum have in total over Q3 2021, and what is that as an average per month?"
+    visitors = {"July": "12,400", "August": "13,100", "September": "11,800"}
+
+    def searched(query: str) -> str:
+        month = next((m for m in visitors if m in query), "")
+        return (f"[V1] Visitor log {month} 2021\nIn {month} 2021 the museum had {visitors[month]} visitors."
+                if month else "[V9] Museum guide\nThe museum opens at 10:00.")
+
+    observed, decision = _run_to_answer(question, searched, "12433.33333")
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["(12400 + 13100 + 11800) / 3"]
+    assert "add up to 37,300" in decision.content and "12,433" in decision.content
+
+
 def test_an_average_is_written_to_the_precision_of_its_inputs():
     question = "What was the average ferry revenue in July, August and September 2019?"
     sizes = {"July": "$4.1M", "August": "$4.6M", "September": "$3.7M"}

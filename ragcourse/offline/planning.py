@@ -769,8 +769,9 @@ class Policy:
             counting = self.counting_search() if calculator and search and not expression else ""
             planned += [(search, text_arguments(search, counting))] if counting else []
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
-        if planned:
-            return planned
+        done = {c.key for c in self.calls}
+        if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
+            return planned  # "..., and what is that per month?": searched first, then the numbers are combined
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
         replaced = self.change_expression() if calculator and not pair and _OLD_AND_NEW.search(q.text) else None
@@ -782,7 +783,6 @@ class Policy:
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
-        done = {c.key for c in self.calls}
         if search and self._made_progress() and not any(f"{t.name}:{canonical_json(a)}" not in done
                                                          for t, a in planned if t is search):
             # a missing number is looked up again only when no other search (the reasons) may bring it
@@ -1019,8 +1019,11 @@ class Policy:
         listed = ", ".join(f"{label(x.side)} ({x.text})" for x in found[:-1]) + f" and {label(found[-1].side)} ({found[-1].text})"
         unit = found[0].unit
         value = f"{unit[:1]}{result}{unit[1:]}" if unit.startswith("$") else f"{result}{unit}"
-        if self.q.operation == "average":
-            return f"The average of {listed} is {value} ({call.result.strip()})."
+        if self.q.operation == "average":  # the total first: "add up to $44.3M", then the average
+            places = max(len(x.plain.partition(".")[2]) for x in found)
+            total = f"{sum(x.value for x in found):,.{places}f}"
+            total = f"{unit[:1]}{total}{unit[1:]}" if unit.startswith("$") else f"{total}{unit}"
+            return f"{listed} add up to {total}; their average is {value} ({call.result.strip()})."
         ranked = sorted(found, key=lambda x: x.value, reverse=self.q.operation == "max")
         word = "highest" if self.q.operation == "max" else "lowest"
         return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "

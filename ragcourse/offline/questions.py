@@ -729,6 +729,8 @@ _OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+"
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
 _MONTHS_SUMMED = re.compile(r"\b(?:sum|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
                             r"\bmonth(?:s|ly)?\b[^?.;]*\b(?:summed|added up|totall?ed)\b", re.I)
+#: "what is that as an average per month?", "month by month": a quarter's figure read from its months.
+_PER_MONTH = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b|\bmonth[- ]by[- ]month\b", re.I)
 #: "How big was the drop?" after "X: Sept vs Dec.": the change between the sides just named.
 _THE_CHANGE = re.compile(r"\bthe (?:drop|gap|difference|change|increase|decrease|decline|rise|fall|growth|jump)\b", re.I)
 #: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
@@ -905,6 +907,9 @@ def analyse(question: str, today: date | None = None) -> Question:
             for m in range(p.number * 3 - 2, p.number * 3 + 1)}:  # "orders placed in Q4 (Oct to Dec)": one period
         sides = []
     operation = _operation(text, sides, total)
+    if not sides and operation in ("average", "sum") and len(periods) == 1 and _PER_MONTH.search(text) \
+            and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
+        sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
     if spelled_out and operation == "sum":  # "add up Oct, Nov and Dec and compare with Jul-Sep": each side is a sum
         operation = "difference"
     analysed = Question(
