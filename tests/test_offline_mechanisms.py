@@ -1830,3 +1830,23 @@ def test_a_why_question_over_periods_is_not_told_a_figure_is_missing_when_its_re
 def test_a_word_pair_with_a_slash_is_no_currency_pair_and_a_guessed_quality_noun_keeps_its_adjective():
     assert not analyse("Can members pay and/or cancel by card at the bakery?").public
     assert analyse("Which oven is more reliable, the K-2 or the K-7?").subject == "reliable reliability"
+
+
+def test_an_auditors_request_verbs_frame_the_question_and_name_no_side_or_measure():
+    q = analyse("Please confirm the ticket revenue reported for the second quarter of 2019 and for the second quarter "
+                "of 2020, and state the year-on-year difference between them.")
+    assert q.sides == ("Q2 2019", "Q2 2020") and q.qualifiers == () and q.subject == "ticket revenue"
+    assert analyse("Check how much the school spent on library books in 2019.").text.startswith("How much")
+
+
+def test_a_two_digit_year_and_a_measure_in_the_label_before_named_sides():
+    q = analyse("mar '21 ferry crossings: Northport vs Southbay - which was higher and by how much?")
+    assert q.sides == ("Northport", "Southbay") and q.period_phrase == "March 2021"
+    assert "ferry crossing" in q.subject
+
+
+def test_how_long_is_answered_by_a_length_of_time_written_in_words():
+    blocks = [Block("apprentices.md", "Apprenticeships", "Apprentices meet their mentor after 4, 12 and 20 weeks. "
+                    "The apprenticeship lasts three years.")]
+    quoted = [s.sentence.text for s in select("How long is the apprenticeship at the bakery?", sentences_of(blocks))]
+    assert quoted[0] == "The apprenticeship lasts three years."

@@ -400,7 +400,8 @@ def _named_in(name: str, known: set[str]) -> bool:
 
 #: "How long can the gateway keep data?": answered by a length of time, and a number with a unit of time states one.
 _ASKS_DURATION = re.compile(r"\bhow long\b", re.I)
-_DURATION = re.compile(r"\b\d[\d,.]*(?:\s*(?:-|to|–)\s*\d[\d,.]*)?[\s-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
+_DURATION = re.compile(r"\b(?:\d[\d,.]*(?:\s*(?:-|to|–)\s*\d[\d,.]*)?|an?|one|two|three|four|five|six|seven|eight|"
+                       r"nine|ten|eleven|twelve|eighteen|twenty|thirty)[\s-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
                        r"years?)\b", re.I)
 
 

@@ -138,6 +138,9 @@ _PREAMBLE = re.compile(r"^(?!.*\b(?:what|which|who|whom|whose|when|where|why|how
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
+                      # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more
+                      r"^\s*(?:please\s+)?(?:confirm|state|reconcile|check|verify|provide|give me|show me|let me know)\s+"
+                      r"(?:(?:whether|if)\s+)?(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b)|"
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
                       r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
@@ -391,6 +394,7 @@ our their its and the two three both each monthly quarterly annual annually year
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
+confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
@@ -417,7 +421,9 @@ def _refined_subject(main: str, clauses: list[str], sides: list[str]) -> str:
     compared: in "2024 budget vs 2025 budget: how do the revenue targets differ?" it follows the colon."""
     if not sides:
         return _subject(main, sides)
-    extra = [_subject(c, sides) for c in clauses if c != main and not find_periods(c) and not _CAUSE.search(c)]
+    named = not any(find_periods(side) for side in sides)  # "nov 2024 bookings: A vs B": a period is no side here
+    extra = [_subject(c, sides) for c in clauses
+             if c != main and (named or not find_periods(c)) and not _CAUSE.search(c)]
     return " ".join(dict.fromkeys(" ".join([_subject(main, sides), *extra]).split()))
 
 
@@ -552,6 +558,8 @@ def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:
         for side, (period,) in ((s, p) for s, p in periods.items() if p):
             if (period.kind, period.number) == (nearest.kind, nearest.number) and nearest.year in (None, period.year):
                 found[side] = found[side] or m[0].lower()
+    if set(found.values()) <= {"", "actual", "actuals", "reported"}:  # "income reported for Q3 2023 and for Q3
+        return ()  # 2024": what happened is what a side without a version word means too
     return tuple(found.values()) if len(set(found.values())) > 1 else ()
 
 
