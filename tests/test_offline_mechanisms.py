@@ -157,6 +157,15 @@ def test_orders_arguments_read_the_customer_and_the_status_the_question_names():
     assert order_arguments(tool, "Which orders are not open yet?", today) == {}
 
 
+def test_a_status_asked_about_is_no_filter_on_the_orders():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = _orders_tool("pending, dispatched, delivered")
+    question = ("Sorry to bother you. Bloom Florists emailed to ask whether the tulips they ordered have been "
+                "delivered yet. Could you check that for me?")
+    assert order_arguments(tool, question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
+
+
 def test_a_named_period_becomes_the_date_range_and_listed_amounts_are_totalled():
     question = "What was the total value of the orders Orlo Cycles placed in the third quarter of 2023?"
     orders = {"type": "function", "function": {
@@ -1850,3 +1859,17 @@ def test_how_long_is_answered_by_a_length_of_time_written_in_words():
                     "The apprenticeship lasts three years.")]
     quoted = [s.sentence.text for s in select("How long is the apprenticeship at the bakery?", sentences_of(blocks))]
     assert quoted[0] == "The apprenticeship lasts three years."
+
+
+def test_why_it_is_asked_after_a_comma_is_no_part_of_the_question():
+    q = analyse("Give me the date of the Saltmarsh Harbour Fair in 2023, I need to plan deliveries around it.")
+    assert not q.orders and q.parts == ("date Saltmarsh Harbour Fair 2023",)
+
+
+def test_each_part_of_a_two_part_question_keeps_its_question_word():
+    passage = ("[L1] Lease of the Pier Street bakery\nThe lease of the Pier Street bakery renews each year after its end "
+               "date unless the tenant gives notice of non-renewal at least 90 days before the end of the lease. The "
+               "first term is five years, ending on 30 June 2027. The rent is reviewed every two years.")
+    _, decision = _run_to_answer("When does the first term of the Pier Street bakery lease end, and how much notice "
+                                 "must the tenant give to stop it renewing?", lambda query: passage)
+    assert "30 June 2027" in decision.content and "90 days" in decision.content

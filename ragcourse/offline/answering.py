@@ -273,6 +273,10 @@ _ANSWER_SHAPES = (
 )
 
 
+#: A point in the calendar: "30 June 2027", "June 2027", "2027-06-30", "in 2019" (not "90 days before the end").
+_CALENDAR = re.compile(rf"\b(?i:{'|'.join(m for m in MONTHS if m != 'may')})\b|\b(?:19|20)\d{{2}}\b|\d\s+May\b|\bMay\s+\d")
+
+
 def has_answer_shape(question: str, sentence: str) -> bool:
     """Whether the sentence holds the kind of thing a "where" or "when" question asks for."""
     return all(shape.search(sentence) for asks, shape in _ANSWER_SHAPES if asks.search(question))
@@ -438,6 +442,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         stated = {"money": _MONEY.search, "duration": _DURATION.search}.get(figure, numbers)
         supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
+    if _ANSWER_SHAPES[1][0].search(question):  # "when does the term end?": a date before "90 days before the end"
+        supporting.sort(key=lambda s: not _CALENDAR.search(s.sentence.text))
     supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
         return []

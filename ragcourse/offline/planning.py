@@ -61,6 +61,7 @@ from .questions import (
     VERSION_WORDS,
     Question,
     analyse,
+    asked_word,
     asks_orders,
     key_phrase,
     months_of,
@@ -949,6 +950,8 @@ class Policy:
         asked = _WHEN_WHERE.findall(q.text)
         if q.referring and asked and any(query.endswith(part) for part in q.referring):
             query = f"{asked[-1]} {query}"  # "... — when does their term run out?": a date answers it
+        elif len(q.parts) > 1 and (word := asked_word(q.text, query)):
+            query = f"{word} {query}"  # "when the initial term ends, and how much notice ...?": the first needs a date
         plain = not (q.comparison or q.cause or q.referring or q.bridge or q.reviewed or q.source or q.operation)
         if plain and len(q.parts) == 1:  # a calculation quotes its inputs by their own searches
             return q.text

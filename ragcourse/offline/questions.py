@@ -505,6 +505,10 @@ def _named_sides(clause: str) -> list[str]:
 #: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
 _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|thanks|thank you|cheers|(?:it'?s|this is) for|"
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$", re.I)
+#: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
+_PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
+                      r"are trying|'m trying|'re trying)\s+to\s+(?!know\b|understand\b|find out\b|check\b|confirm\b|see\b|learn\b)"
+                      r"(?![^?]*\b(?:what|which|who|when|where|why|how|whether)\b)[^?,;:]*[.?!]?\s*$", re.I)
 #: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
 #: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
 _PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?!\s+when\b)"
@@ -717,6 +721,16 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
+def asked_word(text: str, part: str) -> str:
+    """The question word ("when", "where", "who") of the clause of ``text`` that the search ``part`` stands for: a
+    part's search drops it, but "when the term expires" is answered by a date, not by any sentence about the term."""
+    for clause in _PART_SPLIT.split(text):
+        asked = re.match(r"\s*(?:and\s+)?(until when|by when|when|where|who)\b", clause or "", re.I)
+        if asked and set(key_phrase(clause).split()) <= set(part.split()):
+            return asked[1].lower()
+    return ""
+
+
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
 _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)(?<!\bon)(?<!\bin)(?<!\bat)(?<!\bfor)"
                        r"(?<!\bby)(?<!\bof)(?<!\bto)(?<!\bwith)(?<!\bfrom)\s+(?:that|who|which|whose|behind|(?<=[a-z] )where)\s+"
@@ -823,7 +837,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = attach_years(expand_spans(text))
     text = _OPENER.sub("", text) or text
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
-    text = _REMARK.sub("?", text)  # "... over Q4? Just need the number for a model.": the remark asks nothing
+    text = _PURPOSE.sub("?", _REMARK.sub("?", text))  # "... over Q4? Just need the number for a model.": the remark asks nothing
     premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
         text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"

@@ -280,9 +280,11 @@ def _status(schema: dict[str, Any], question: str) -> str:
         for m in re.finditer(rf"\b{re.escape(value.replace('_', ' '))}\b", lowered):
             if _NEGATED.search(lowered[:m.start()]):
                 negated.add(value)
+            elif re.match(r"\s+yet\b", lowered[m.end():]) or re.search(r"\b(?:whether|if)\b[^,.;?]*$", lowered[:m.start()]):
+                negated.add(value)  # "whether they have been delivered yet": the status is what is asked, not a filter
             else:
                 return value
-    clauses = [c for c in re.split(r"[,;?]|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
+    clauses = [c for c in re.split(r"[,;?]|\.\s|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
                and not re.search(_NOT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
     words = [[w for w in re.findall(r"[a-z]+", c) if w not in STOPWORDS
