@@ -138,8 +138,8 @@ _PREAMBLE = re.compile(r"^(?!.*\b(?:what|which|who|whom|whose|when|where|why|how
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
-                      # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more
-                      r"^\s*(?:please\s+)?(?:confirm|state|reconcile|check|verify|provide|give me|show me|let me know)\s+"
+                      # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
+                      r"^\s*(?:please\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know)\s+"
                       r"(?:(?:whether|if)\s+)?(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b)|"
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
