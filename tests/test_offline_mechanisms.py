@@ -1873,3 +1873,34 @@ def test_each_part_of_a_two_part_question_keeps_its_question_word():
     _, decision = _run_to_answer("When does the first term of the Pier Street bakery lease end, and how much notice "
                                  "must the tenant give to stop it renewing?", lambda query: passage)
     assert "30 June 2027" in decision.content and "90 days" in decision.content
+
+
+def test_the_last_quarter_of_a_year_is_its_fourth_even_when_today_is_known():
+    q = analyse("Why did ferry revenue fall in the first quarter of 2019 compared with the last quarter of 2018?",
+                date(2020, 3, 1))
+    assert q.sides == ("Q1 2019", "Q4 2018") and q.cause
+
+
+def test_what_accounts_for_a_decline_asks_for_its_causes_not_a_share():
+    q = analyse("Please reconcile the fall in ferry revenue between the second and third quarters of 2019: which items "
+                "account for the decline?")
+    assert q.cause and q.operation != "share" and q.subject == "ferry revenue"
+    assert analyse("What share of ferry revenue do season tickets account for?").operation == "share"
+
+
+@pytest.mark.parametrize("question", [
+    "harbour ferry 2019 revenue - how much?",
+    "Could you tell me how much the museum spent in total on its new wing?",
+    "Please state the museum's total revenue for fiscal year 2019.",
+])
+def test_a_question_for_money_is_not_answered_by_a_sentence_without_an_amount(question):
+    blocks = [Block("museum.md", "Museum news", "The museum opened its new wing in 2019 with 40 rooms. "
+                    "The harbour ferry carried 12,000 visitors to the museum in 2019.")]
+    assert select(question, sentences_of(blocks)) == []
+
+
+def test_one_part_asking_for_money_is_not_answered_by_a_sentence_without_an_amount():
+    passage = ("[P1] Museum plan 2026\nFor 2026 we aim to cut energy use per visitor by 5% and to open the new wing "
+               "by the end of the year.")
+    _, decision = _run_to_answer("Museum plan 2026: ticket revenue target + shop sales target?", lambda query: passage)
+    assert "5%" not in decision.content and "could not find" in decision.content

@@ -256,8 +256,8 @@ asks_quantity = re.compile(r"\bhow (?:many|much)\b|^\W*(?:the\s+)?(?:(?:exact|to
 #: A question whose answer is an amount of money: "what does X pay ...", "how much did the stand cost", "in dollars".
 asks_money = re.compile(r"\b(?:what|how much)\s+(?:do|does|did|will|would|should)\s+(?:[\w'&-]+\s+){1,6}?"
                         r"(?:pay|spend|charge|cost|earn)\b|\bhow much money\b|\bin (?:dollars|euros|pounds)\b|"
-                        r"\bhow much\s+(?:the|our|their|his|her|its|a|an)\s+(?:[\w'&-]+\s+){0,8}?"  # "how much the party cost"
-                        r"(?:cost|costs|paid|spent|charged|earned)\b",
+                        r"\bhow much\s+(?:[\w'&-]+\s+){1,8}?"  # "how much the party cost", "how much Lumora spent on"
+                        r"(?:cost|costs|paid|spent|charged|earned)\b(?!\s+(?:leave|time|holidays?|days?|hours?)\b)",
                         re.I).search
 _MONEY = re.compile(r"[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b", re.I)
 
@@ -414,11 +414,20 @@ _WHAT_MEASURE = re.compile(r"\bwhat (?:is|was|are|were) (?:the |our |its |their 
                            r"(?= (?:for|in|of|at|during|over|across)\b|\?|$)", re.I)
 
 
+#: "veltrix 2024 revenue - how much?": the measure first, then the bare question word.
+_MEASURE_THEN_HOW_MUCH = re.compile(r"^(.+?)\s*(?:[-–—:,?]|\s)\s*how much\s*\??\s*$", re.I)
+_ASKS_WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how|whether|is|are|was|were|do|does|did|can|"
+                      r"could|will|would|has|have)\b", re.I)
+
+
 def figure_asked(question: str) -> str:
-    """The figure a question's answer must state: "money" ("what does X pay?", "what was revenue in 2019?"),
-    "number" ("how many ...?"), "duration" ("how long ...?") or ""."""
-    measure = _WHAT_MEASURE.search(question)
-    if asks_money(question) or measure and expected_unit(measure[1]) == "$":
+    """The figure a question's answer must state: "money" ("what does X pay?", "what was revenue in 2019?",
+    "2024 revenue - how much?", "Lumora's total revenue for 2021."), "number" ("how many ...?"), "duration" ("how
+    long ...?") or ""."""
+    measure = _WHAT_MEASURE.search(question) or _MEASURE_THEN_HOW_MUCH.search(question)
+    # a request written as a sentence that only names a money measure (a search's words end in no full stop)
+    named = bool(re.search(r"[.?!]\s*$", question)) and not _ASKS_WH.search(question) and expected_unit(question) == "$"
+    if asks_money(question) or measure and expected_unit(measure[1]) == "$" or named:
         return "money"
     return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
 

@@ -136,7 +136,8 @@ def resolve_relative(text: str, today: date) -> str:
         (r"\byesterday\b", lambda m: (today - timedelta(days=1)).isoformat()),
         (r"\b(?:last|previous) month\b", lambda m: f"{MONTHS[prev_month.month - 1].capitalize()} {prev_month.year}"),
         (r"\bthis month\b", lambda m: f"{MONTHS[today.month - 1].capitalize()} {today.year}"),
-        (r"\b(?:last|previous) quarter\b", lambda m: f"Q{prev_q} {prev_year}"),
+        (r"\b(?:last|previous) quarter\b(?!\s+of\s+(?:fy\s*)?(?:19|20)\d{2})",  # "the last quarter of 2023" is Q4 2023
+         lambda m: f"Q{prev_q} {prev_year}"),
         (r"\bthis quarter\b", lambda m: f"Q{q} {year}"),
         (r"\b(?:last|previous) year(?:'?s\b)?\b", lambda m: str(today.year - 1) + ("'s" if m[0].endswith("s") else "")),
         (r"\bthis year(?:'?s\b)?\b", lambda m: str(today.year) + ("'s" if m[0].endswith("s") else "")),

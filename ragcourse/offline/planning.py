@@ -61,6 +61,7 @@ from .questions import (
     VERSION_WORDS,
     Question,
     analyse,
+    asked_clause,
     asked_word,
     asks_orders,
     key_phrase,
@@ -836,7 +837,7 @@ class Policy:
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
                 if q.cause and role == "web":  # a news page's headline sums up what happened and why
                     sentences += _headlines(call.result, {s.label for s in chosen or self._quote(call, limit)})
-                chosen += _from_other_pages(self._unscoped(call.text), call.result, chosen, self.figure)
+                chosen += _from_other_pages(self._unscoped(call.text), call.result, chosen, self.figure_for(call.text))
                 sentences += chosen
                 if chosen or self._quote(call, 1):
                     answered.add(call.text)
@@ -919,6 +920,15 @@ class Policy:
         q = self.q
         return "" if q.comparison or q.cause or len(q.parts) > 1 else figure_asked(self.question_text)
 
+    def figure_for(self, query: str) -> str:
+        """The figure a search's sentences must state: the question's, else, for one part of a several-part question
+        of fact, the figure that part's own clause asks for ("what is the revenue target" is answered in money)."""
+        q = self.q
+        if self.figure or q.comparison or q.cause or q.referring or len(q.parts) < 2 or query not in q.parts:
+            return self.figure  # (a search for "X, and by when do I take them?" answers both parts)
+        clause = asked_clause(q.text, query)
+        return figure_asked(clause) if clause else ""
+
     def _named_part(self, call: Call) -> tuple[str, str]:
         """(name, part) when ``call`` searched a referring part with the name an earlier answer gave."""
         name = self.referent if self.q.referring else ""
@@ -930,13 +940,13 @@ class Policy:
         passages that name it, besides what the whole query finds: the sentence naming the parties matches the name,
         not what is asked."""
         assert call.result is not None
-        found = quoted(self._unscoped(call.text), call.result, limit, self.figure, exclude)
+        found = quoted(self._unscoped(call.text), call.result, limit, self.figure_for(call.text), exclude)
         name, part = self._named_part(call)
         if not part:
             return found
         wanted = set(terms(name))
         blocks = [b for b in parse_blocks(call.result) if wanted <= set(terms(f"{b.title} {b.text}"))]
-        own = [s.sentence for s in select(self._unscoped(part), sentences_of(blocks), limit, self.figure,
+        own = [s.sentence for s in select(self._unscoped(part), sentences_of(blocks), limit, self.figure_for(part),
                                           {*exclude, *(s.text for s in found)})]
         return sorted([*found, *own], key=lambda s: (s.label, s.position)) if own else found
 

@@ -94,6 +94,9 @@ _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|d
                     r"\bhow (?:did|could|was|were|do|does|can)\b.*\b(?:manage to|happen|come to)\b|"
                     r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b|"
                     r"\b(?:holding (?:it|them|this|things) up|held up|what(?:'s| is) keeping)\b", re.I)
+#: "which items account for the decline?": what explains a change, not a share of a total.
+_CHANGE_WORD = r"(?:decline|drop|fall|dip|decrease|increase|rise|jump|growth|change|gap|difference|shortfall)\b"
+_ACCOUNTS_FOR_CHANGE = re.compile(rf"\baccount(?:ed|s)? for\s+(?:the|this|that|its)\s+{_CHANGE_WORD}", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)|(?<![\d.\s])\s?%(?!\w)|\(%\)", re.I)
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
                      r"dispatch(?:ed)?|parcels?|packages?|consignments?|in transit|purchase orders?|eta)\b", re.I)
@@ -140,7 +143,7 @@ _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
                       # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
                       r"^\s*(?:please\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know)\s+"
-                      r"(?:(?:whether|if)\s+)?(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b)|"
+                      r"(?:(?:whether|if)\s+)?(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b|(?-i:[A-Z]))|"
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
                       r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
@@ -174,7 +177,8 @@ _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*"
 OPERATIONS: dict[str, re.Pattern[str]] = {
     "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|"
                         r"\b(?:what|how (?:big|large|much)(?: of)?(?: an?)?) (?:percentage|percent|part) of\b|"
-                        r"\bas an? (?:percentage|share) of\b|\baccount(?:ed|s)? for\b|,\s*as an? (?:percentage|share)\s*\??$|"
+                        r"\bas an? (?:percentage|share) of\b|,\s*as an? (?:percentage|share)\s*\??$|"
+                        rf"\baccount(?:ed|s)? for\b(?!\s+(?:the|this|that|its)\s+{_CHANGE_WORD})|"
                         r"\bwhat (?:share|proportion|fraction|percentage|percent|part) (?:is|was|are|were) (?:that|this|it)\b|"
                         r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
                         re.I),
@@ -408,7 +412,7 @@ def _subject(clause: str, sides: list[str]) -> str:
         clause = re.sub(r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
                         " ", clause)  # "is tougher on us"
-    clause = re.sub(r"'s\b", "", clause)
+    clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b", "", clause)  # "which items account for the decline"
     clause = re.sub(r"\b([Pp]er)\s+(?!cent\b)([a-z]+)\b(?![\w-])", r"\1-\2", clause)  # "per gateway": a rate
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
@@ -721,14 +725,22 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
+_ASKING = re.compile(r"(?:and\s+)?(?:what|which|who|whom|whose|when|where|why|how|whether)\b", re.I)
+
+
+def asked_clause(text: str, part: str) -> str:
+    """The clause of ``text`` that the search ``part`` stands for: the longest whose words are all in the search (a
+    label before a colon, "2025 plan:", is in every part's search, and asks nothing)."""
+    found = [c.strip() for c in _PART_SPLIT.split(text) if c and key_phrase(c)
+             and set(key_phrase(c).split()) <= set(part.split())]
+    return max(found, key=lambda c: (bool(_ASKING.match(c)), len(key_phrase(c).split())), default="")
+
+
 def asked_word(text: str, part: str) -> str:
     """The question word ("when", "where", "who") of the clause of ``text`` that the search ``part`` stands for: a
     part's search drops it, but "when the term expires" is answered by a date, not by any sentence about the term."""
-    for clause in _PART_SPLIT.split(text):
-        asked = re.match(r"\s*(?:and\s+)?(until when|by when|when|where|who)\b", clause or "", re.I)
-        if asked and set(key_phrase(clause).split()) <= set(part.split()):
-            return asked[1].lower()
-    return ""
+    asked = re.match(r"(?:and\s+)?(until when|by when|when|where|who)\b", asked_clause(text, part), re.I)
+    return asked[1].lower() if asked else ""
 
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
@@ -936,7 +948,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         operation = "difference"
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
-        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text)), qualifiers=qualifiers, measures=measures,
+        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text) or _ACCOUNTS_FOR_CHANGE.search(text)), qualifiers=qualifiers, measures=measures,
         direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,

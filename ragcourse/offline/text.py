@@ -47,6 +47,7 @@ _YEAR = r"(?:19|20)\d{2}"
 _QUARTER_PATTERNS = (
     (re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)[ -]quarter(?:\s+(?:of\s+)?(?:fy\s*)?({_YEAR}))?\b",
                 re.I), lambda m: (_ORDINALS[m[1].lower()], m[2])),
+    (re.compile(rf"\b(?:last|final)[ -]quarter\s+of\s+(?:fy\s*)?({_YEAR})\b", re.I), lambda m: (4, m[1])),
     (re.compile(rf"\b(?:fy\s*)?({_YEAR})\s*[-/ ]?\s*q([1-4])\b", re.I), lambda m: (int(m[2]), m[1])),
     (re.compile(rf"\bq([1-4])\s*(?:[-/' ]\s*|\s+of\s+)?(?:fy\s*)?({_YEAR})\b", re.I), lambda m: (int(m[1]), m[2])),
     (re.compile(r"\bq([1-4])\s*[-/']\s*(\d{2})\b", re.I), lambda m: (int(m[1]), "20" + m[2])),
