@@ -1904,3 +1904,12 @@ def test_one_part_asking_for_money_is_not_answered_by_a_sentence_without_an_amou
                "by the end of the year.")
     _, decision = _run_to_answer("Museum plan 2026: ticket revenue target + shop sales target?", lambda query: passage)
     assert "5%" not in decision.content and "could not find" in decision.content
+
+
+def test_an_outcome_is_compared_with_the_plan_its_sentence_gives():
+    passage = "[B1] Bakery year 2019\nThe bakery sold 12,400 loaves in 2019, ahead of its plan of 11,000 loaves."
+    question = "How many loaves did the bakery sell in 2019, and how does that compare with its plan?"
+    observed, decision = _run_to_answer(question, lambda query: passage, "1400")
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["12400 - 11000"]
+    assert "12,400 is 1,400 more than 11,000" in decision.content
+    assert not analyse("How many bikes does Orlo report having shipped in 2019?").orders

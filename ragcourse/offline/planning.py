@@ -1004,6 +1004,13 @@ class Policy:
             new, old = change  # "from $214 to $161": the change in money, then in percent
             return (f"From {old} to {new} is a change of {_money(number_value(new) - number_value(old), unit_of(new))}, "
                     f"or {result}% ({call.result.strip()}).")
+        change = self.change_pair if result and not pair and not self.q.percent else None
+        if change and call.text == self.change_expression():  # "3,700 units against a plan of 2,500"
+            new, old = change
+            gap = number_value(new) - number_value(old)
+            amount = _money(abs(gap), unit_of(new)) if unit_of(new).startswith("$") else _grouped(
+                _rounded(str(abs(gap)), 2))
+            return f"{new} is {amount} {'more' if gap > 0 else 'less'} than {old} ({call.result.strip()})."
         if not result or not pair:
             unit = "%" if self.q.percent or self.q.operation == "share" else ""
             return f"The calculation gives {result}{unit} ({call.result.strip()})." if result else ""

@@ -103,7 +103,13 @@ _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:
 #: Order words that are not about an order's status: "in order to", delivery *terms* of a contract, bookings.
 _NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude\b|\bbook(?:ings?|ed|s)?\b|"
                          r"\b(?:late|on-time|delayed)[- ]deliver\w*|\bdelivery (?:penalt\w*|terms?|clauses?|times?)\b|"
-                         r"\b(?:clauses?|penalt\w*|liabilit\w*|terms)\b", re.I)
+                         r"\b(?:clauses?|penalt\w*|liabilit\w*|terms)\b|"
+                         # "units Veltrix reports having shipped": a figure someone published, not an order record
+                         r"\b(?:reports?|reported|says?|said|claims?|claimed)\s+(?:having\s+|to have\s+)?shipped\b", re.I)
+#: "how does that compare with its internal plan?": the outcome against the plan a sentence gives with it.
+_AGAINST_PLAN = re.compile(r"\bcompar\w*\s+(?:with|to|against)\s+(?:its|their|our|the|a)\s+(?:own\s+|internal\s+|original\s+)?"
+                           r"(?:plan|target|budget|forecast|goal|guidance)\b|\b(?:versus|vs\.?|against)\s+(?:its|their|our|the)\s+"
+                           r"(?:own\s+|internal\s+|original\s+)?(?:plan|target|budget|forecast|goal)\b", re.I)
 
 
 #: Words only the records use: "orders placed in Q4", "in the order system" (whatever else the clause says).
@@ -622,6 +628,8 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
         return "percent change"
     if not sides and _PORTION.search(text):
         return "portion"
+    if not sides and _AGAINST_PLAN.search(text):  # "... and how does that compare with its plan?": the gap
+        return "difference"
     for name, pattern in OPERATIONS.items():
         if name in ("ratio", "sum") and _DIFFERENCE.search(text):  # "which deal is bigger in total value, by how much"
             return "difference"
