@@ -36,6 +36,9 @@ STOP_WORDS = frozenset(_STOP_WORDS.split())
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+(?:[-./][^\W_]+)*")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _stemmer = Stemmer.Stemmer("english")
+#: A month's short name is the month: a table's "31 Dec 2024" matches a question's "31 December 2024".
+_MONTHS = "january february march april june july august september october november december".split()
+_MONTH_NAMES = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
 
 
 def tokenize(text: str, stem: bool = True) -> list[str]:
@@ -54,6 +57,7 @@ def tokenize(text: str, stem: bool = True) -> list[str]:
             terms.append(token)
             terms.extend(stem_words(parts) if len(parts) > 1 else [])
         elif token not in STOP_WORDS:
+            token = _MONTH_NAMES.get(token, token)
             terms.append(token if not stem or any(ch.isdigit() for ch in token) else _stemmer.stemWord(token))
     return terms
 

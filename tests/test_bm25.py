@@ -17,6 +17,11 @@ def test_tokenizer_keeps_codes_and_decimals_and_stems_words():
     assert "the" not in terms and "to" not in terms  # stop words
 
 
+def test_a_short_month_name_is_the_month():
+    assert tokenize("rate on 31 Dec 2024") == tokenize("rate on 31 December 2024")
+    assert tokenize("Sept. 2023") == tokenize("September 2023")
+
+
 def test_tokenizer_handles_other_scripts_and_nothing():
     assert tokenize("毛利率 对比") == ["毛", "利", "率", "对", "比"]
     assert tokenize("") == [] and tokenize("the of and") == []

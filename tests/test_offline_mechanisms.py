@@ -1913,3 +1913,17 @@ def test_an_outcome_is_compared_with_the_plan_its_sentence_gives():
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["12400 - 11000"]
     assert "12,400 is 1,400 more than 11,000" in decision.content
     assert not analyse("How many bikes does Orlo report having shipped in 2019?").orders
+
+
+def test_two_parts_each_with_its_own_period_compare_nothing():
+    q = analyse("What ferry fare applied on 1 March 2019, and how much did ticket sales fall over Q2 2019?")
+    assert q.sides == () and len(q.parts) == 2
+    assert analyse("What were ticket sales in Q1 2019, and how did they compare with Q2 2019?").sides == (
+        "Q1 2019", "Q2 2019")
+
+
+def test_a_table_row_dated_with_a_short_month_name_answers_a_date_written_out():
+    blocks = [Block("fares.md", "Ferry fares — Fares by date", "| route | 30 Sep 2019 | 31 Dec 2019 |\n|---|---|---|\n"
+                    "| North loop | 4.10 | 4.60 |\n\nThe page lists fares on two dates.")]
+    quoted = [s.sentence.text for s in select("North loop fare 31 December 2019", sentences_of(blocks))]
+    assert quoted and "4.60" in quoted[0]

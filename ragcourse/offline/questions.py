@@ -709,6 +709,17 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     return named
 
 
+_COMPARES = re.compile(r"\b(?:compar\w*|than|vs\.?|versus|between|differ\w*)\b", re.I)
+
+
+def _own_periods(clauses: list[str]) -> bool:
+    """Whether each of several asked clauses names one period of its own and none points back or compares: "What
+    rate applies on 31 December 2024, and how far did the euro fall over Q4?" asks two things, compares nothing."""
+    dated = [c for c in clauses if find_periods(c)]
+    return len(clauses) >= 2 and len(dated) >= 2 and all(len(find_periods(c)) == 1 for c in dated) and not any(
+        _BACK_REFERENCE.search(c) or _COMPARES.search(c) for c in clauses[1:])
+
+
 def _with_years(clause: str, periods: list[Period]) -> str:
     """``clause`` with yearless quarters and months given the year :func:`fill_years` chose ("Q3" -> "Q3 2024",
     "in November" -> "in November 2024"): a search for the bare month would favour another year's reports."""
@@ -901,7 +912,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
         f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)) if context else [])  # the Q4 total?"
-    sides = spelled_out or _sides(main, periods, text)
+    sides = spelled_out or ([] if _own_periods(clauses) else _sides(main, periods, text))
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []

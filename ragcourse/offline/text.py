@@ -240,10 +240,14 @@ def terms(text: str) -> list[str]:
     return list(_terms(text))
 
 
+#: "Sep", "Dec": a month's short name is the month ("31 Dec 2024" answers "31 December 2024").
+_MONTH_NAMES = {m[:3]: m for m in MONTHS if m != "may"} | {"sept": "september"}
+
+
 @lru_cache(maxsize=16384)
 def _terms(text: str) -> tuple[str, ...]:
     parts = [p for w in _words(text) for p in ([w] if "-" not in w or _CODE.match(w) else w.split("-"))]
-    return tuple(stem(w) for w in parts if w not in STOPWORDS and len(w) > 1 or w.isdigit())
+    return tuple(stem(_MONTH_NAMES.get(w, w)) for w in parts if w not in STOPWORDS and len(w) > 1 or w.isdigit())
 
 
 def anchors(text: str) -> set[str]:
@@ -255,6 +259,8 @@ def anchors(text: str) -> set[str]:
 def _anchors(text: str) -> frozenset[str]:
     found = set()
     for w in _words(text):
+        if w in _MONTH_NAMES and re.search(rf"\d\s*{w}\b|\b{w}\.?\s*\d", text, re.I):  # "31 Dec 2024", "Sep 2024"
+            w = _MONTH_NAMES[w]
         month = w in MONTHS and (w != "may" or any(not _MODAL_MAY.match(text, m.start())  # "may work" is the verb
                                                    for m in re.finditer(r"\bMay\b", text)))
         if re.fullmatch(_YEAR, w) or re.fullmatch(r"q[1-4]", w) or month or _CODE.match(w):
