@@ -10,6 +10,7 @@ scored, so a restricted chunk can never take a place in the top-k.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -37,8 +38,7 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _stemmer = Stemmer.Stemmer("english")
 #: A month's short name is the month: a table's "31 Dec 2024" matches a question's "31 December 2024".
-_MONTHS = "january february march april june july august september october november december".split()
-_MONTH_NAMES = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
+_MONTH_NAMES = {m[:3].lower(): m.lower() for m in calendar.month_name[1:] if m != "May"} | {"sept": "september"}
 
 
 def tokenize(text: str, stem: bool = True) -> list[str]:
