@@ -1927,3 +1927,11 @@ def test_a_table_row_dated_with_a_short_month_name_answers_a_date_written_out():
                     "| North loop | 4.10 | 4.60 |\n\nThe page lists fares on two dates.")]
     quoted = [s.sentence.text for s in select("North loop fare 31 December 2019", sentences_of(blocks))]
     assert quoted and "4.60" in quoted[0]
+
+
+def test_an_analysts_shorthand_years_dates_and_measures_are_read():
+    q = analyse("GM Q3'21 vs GM Q3'20 — delta in pp?")
+    assert q.sides == ("Q3 2021", "Q3 2020") and q.subject == "gross margin"
+    assert q.operation == "percentage-point change"
+    assert analyse("ferry rev FY21 vs FY20 - which is higher?").sides == ("2021", "2020")
+    assert analyse("diesel price 30-Sep-21 vs 31-Dec-21?").sides == ("September 2021", "December 2021")

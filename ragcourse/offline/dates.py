@@ -185,6 +185,9 @@ def _every_quarter(m: re.Match[str]) -> str:
 
 #: "nov '24", "Q3 '23": a year written with its last two digits.
 _SHORT_YEAR = re.compile(rf"\b({_MONTH_WORD[1:-1]}|Q[1-4])\.?\s*['’](\d{{2}})\b", re.I)
+#: "FY25", "FY'24": a year by its last two digits; "30-Sep-24": a day, a month and such a year.
+_FISCAL_YEAR = re.compile(r"\bFY\s?['’]?(\d{2})\b", re.I)
+_DASHED_DATE = re.compile(rf"\b(\d{{1,2}})-({_MONTH_WORD[1:-1]})-(\d{{2}})\b", re.I)
 #: "Q2 revenue in 2024": a yearless quarter whose year follows its measure (not "Q3 sales in 2023 and 2024").
 _YEAR_AFTER = re.compile(r"\b(Q[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d{2})((?:\s+[A-Za-z-]+){1,3}?)\s+in\s+((?:19|20)\d{2})\b"
                          r"(?!\s*(?:,|and|or|vs\.?|versus|to)\s*(?:19|20)\d{2})")
@@ -200,6 +203,8 @@ def expand_spans(text: str) -> str:
     """Spans written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and the third
     quarter" -> "Q2 and Q3", "Jan through March" -> "January, February and March"."""
     text = _SHORT_YEAR.sub(lambda m: f"{m[1]} 20{m[2]}", text)
+    text = _FISCAL_YEAR.sub(lambda m: f"20{m[1]}", text)  # "FY25": the company's year is the calendar year here
+    text = _DASHED_DATE.sub(lambda m: f"{m[1]} {m[2]} 20{m[3]}", text)
     text = _MONTH_SPAN.sub(_every_month, text)
     text = _QUARTER_SPAN.sub(_every_quarter, text)
     text = _MONTHS_OF_YEAR.sub(lambda m: f"Q1, Q2 and Q3 {m[2]}" if m[1].lower() == "nine" else f"Q1 and Q2 {m[2]}", text)

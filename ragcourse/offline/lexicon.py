@@ -53,7 +53,8 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "qtr": "quarter", "capex": "capital expenditure", "opex": "operating expenses",
                  "approx": "approximately", "dept": "department", "mgr": "manager", "mgmt": "management",
                  "cust": "customer", "fw": "firmware", "gw": "gateway", "mfg": "manufacturing", "max": "maximum",
-                 "op": "operating", "temp": "temperature", "hrs": "hours", "mins": "minutes"}
+                 "op": "operating", "temp": "temperature", "hrs": "hours", "mins": "minutes", "gm": "gross margin",
+                 "rev": "revenue", "adj": "adjustment", "ref": "reference", "yoy": "year-on-year", "ytd": "year-to-date"}
 
 
 #: "what's", "what’s" and "whats" spelt out, so that one grammar reads them and "what is" alike.

@@ -404,7 +404,7 @@ our their its and the two three both each monthly quarterly annual annually year
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
-confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year
+confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
