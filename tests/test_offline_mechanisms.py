@@ -164,6 +164,10 @@ def test_a_status_asked_about_is_no_filter_on_the_orders():
     question = ("Sorry to bother you. Bloom Florists emailed to ask whether the tulips they ordered have been "
                 "delivered yet. Could you check that for me?")
     assert order_arguments(tool, question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
+    question = ("Bloom Florists is chasing me about things they are still waiting for. Which of their orders haven't "
+                "arrived yet, and what's the status of each?")
+    tool = _orders_tool("open, in_transit, delayed, delivered")
+    assert order_arguments(tool, question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
 
 
 def test_a_named_period_becomes_the_date_range_and_listed_amounts_are_totalled():
@@ -1935,3 +1939,10 @@ def test_an_analysts_shorthand_years_dates_and_measures_are_read():
     assert q.operation == "percentage-point change"
     assert analyse("ferry rev FY21 vs FY20 - which is higher?").sides == ("2021", "2020")
     assert analyse("diesel price 30-Sep-21 vs 31-Dec-21?").sides == ("September 2021", "December 2021")
+
+
+def test_a_list_of_questions_separated_by_commas_is_several_parts():
+    q = analyse("Regarding the Pier Street bakery lease: when does the first term end, what happens afterwards, and "
+                "what notice is required to stop it renewing?")
+    assert len(q.parts) == 3 and not any("Regarding" in part for part in q.parts)
+    assert len(analyse("What is the fare to Saltmarsh, which opened in 2019?").parts) == 1

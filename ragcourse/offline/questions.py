@@ -176,7 +176,10 @@ _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|compet
 _PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroom|investor (?:update|relations)|"
                         r"product page|data ?sheet|public (?:statement|announcement))s?\b", re.I)
 _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
-                         r"has|have)\b)", re.I)
+                         r"has|have)\b)|"
+                         # "when does the term end, what happens afterwards, and ...": a list of questions
+                         r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)",
+                         re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*")  # "LX" of "LX-200" is a code
 
 #: How found numbers combine, in the order the grammar tries them (the first that matches wins).

@@ -29,7 +29,7 @@ def word_set(text: str) -> frozenset[str]:
 STOPWORDS = word_set("""
 pls please thanks thx
 a about above after again against all also am an and any are as at be because been before being below between both
-but by can could did do does doing down during each across throughout few for from further had has have having he her here hers him his
+but by can could did do does doing down during each across throughout regarding concerning few for from further had has have having he her here hers him his
 how i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over
 own same she should so some such than that the their theirs them then there these they this those through to too under
 until up very was we were what when where which while who whom why will with would you your yours please tell show give

@@ -284,6 +284,8 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 negated.add(value)  # "whether they have been delivered yet": the status is what is asked, not a filter
             else:
                 return value
+    if re.search(r"\bstatus(?:es)?\s+of\b|\bwhat(?:\s+is|'s|\s+are)\s+(?:the\s+|their\s+|its\s+)?status", lowered):
+        return ""  # "which haven't arrived, and what's the status of each?": the status is the answer, no filter
     clauses = [c for c in re.split(r"[,;?]|\.\s|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
                and not re.search(_NOT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
