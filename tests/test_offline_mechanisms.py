@@ -1946,3 +1946,24 @@ def test_a_list_of_questions_separated_by_commas_is_several_parts():
                 "what notice is required to stop it renewing?")
     assert len(q.parts) == 3 and not any("Regarding" in part for part in q.parts)
     assert len(analyse("What is the fare to Saltmarsh, which opened in 2019?").parts) == 1
+
+
+def test_a_scene_set_before_the_question_does_not_keep_a_plain_answer_from_it():
+    from ragcourse.offline.answering import answer
+
+    blocks = [Block("guide.md", "Audio guide — Specifications", "Storage: 12 hours of narration at 64 kbit/s. "
+                    "Guides are cleaned after every visit and charged overnight in the cloakroom.")]
+    question = ("Our school group leader is worried the pupils lost their progress when the devices crashed during "
+                "the afternoon workshop last Friday. Before I ring her back: how many hours of narration can an "
+                "audio guide hold?")
+    assert "12 hours" in answer(question, blocks)
+
+
+def test_a_scene_that_names_whose_thing_is_asked_for_stays_part_of_the_question():
+    from ragcourse.offline.answering import REFUSAL, answer
+
+    blocks = [Block("lease-quay.md", "Lease with Quay Bakers — Late payment", "If the tenant pays late, a fee of 2% "
+                    "of the overdue rent applies for each week of delay, up to 20% of that month's rent.")]
+    question = ("Harbor Mills is threatening to withhold rent after the roof repair was delayed by three weeks. "
+                "What late-payment fee does their lease set?")
+    assert answer(question, blocks) == REFUSAL

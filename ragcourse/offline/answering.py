@@ -37,7 +37,7 @@ from rapidfuzz import fuzz, process
 from .lexicon import expected_unit, similarity, spell_out
 from .meaning import embed
 from .messages import Block
-from .questions import analyse
+from .questions import analyse, without_scene
 from .text import (
     MONTHS,
     STOPWORDS,
@@ -618,8 +618,10 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     sentence for each side ("Q2 2024 gross margin") and for the reasons, besides the best for the whole question.
     """
     sentences = sentences_of(blocks)
-    chosen = select(question, sentences)
     q = analyse(question)
+    # "X is worried about Y. Before I call her back: how many ...?": what is asked, without the scene set before it
+    asked = without_scene(question, q.text)
+    chosen = select(question, sentences) or (select(asked, sentences) if asked else [])
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
     for demand in demands:
         chosen += select(demand, sentences, 1, exclude={s.sentence.text for s in chosen})[:1]

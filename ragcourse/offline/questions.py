@@ -532,6 +532,16 @@ _PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:s
                       r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
                       r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
+def without_scene(question: str, asked: str) -> str:
+    """What ``question`` asks (``asked``, its analysed text) when the sentences before it only set a scene; "" when
+    they name what is asked about: a premise ("Since I will be at the Rotterdam office, ...") or a party whose thing
+    is asked for ("X is threatening a claim. What does their contract set?")."""
+    if asked == question or _PREMISE.match(" ".join(question.split())) or re.search(r"\b(?:their|its|his)\b",
+                                                                                      asked, re.I):
+        return ""
+    return asked
+
+
 _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
 
