@@ -1967,3 +1967,16 @@ def test_a_scene_that_names_whose_thing_is_asked_for_stays_part_of_the_question(
     question = ("Harbor Mills is threatening to withhold rent after the roof repair was delayed by three weeks. "
                 "What late-payment fee does their lease set?")
     assert answer(question, blocks) == REFUSAL
+
+
+def test_the_asked_end_of_a_stated_range_is_compared_signs_kept():
+    passages = {"KL-3": "[K1] KL-3 kiln — Specifications\nFiring range: -10 °C to +1,280 °C. Chamber: 60 litres.",
+                "OV-9": "[O1] OV-9 oven — Specifications\nOperating range: -25 °C to +300 °C. Trays: 6."}
+
+    def searched(query: str) -> str:
+        return next((text for code, text in passages.items() if code.lower() in query.lower()), "[X] Nothing\nNo data.")
+
+    observed, _ = _run_to_answer("Which goes colder, the KL-3 kiln or the OV-9 oven, and by how many degrees?", searched)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["-10 - -25"]
+    observed, _ = _run_to_answer("top temperature kl-3 vs the ov-9? which goes hotter", searched)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["1280 - 300"]

@@ -335,3 +335,34 @@ def compose(sentences: list[Sentence], extra: list[str], lead: Sequence[str] = (
     for sentence in sentences:
         seen.setdefault(sentence.text, cite(sentence))
     return " ".join(dict.fromkeys([*lead, *seen.values(), *extra])).strip()
+
+
+#: A stated range of a physical quantity: "-40 °C to +120 °C", "DN25 to DN1200", "10.5–42 V" (not money or a share,
+#: whose "from X to Y" is a change).
+_END = r"[+\-−]?(?:[A-Z]{1,3})?\d[\d,]*(?:\.\d+)?"
+_RANGE = re.compile(rf"(?<![\w$€£.])({_END})(\s?°\s?[CF]|\s?[a-zA-Z/]{{1,4}}\b)?\s*(?:to|–|—)\s*({_END})(\s?°\s?[CF])?(?![\d%])")
+#: Units that name the measure they count: a sentence in °C is about a temperature.
+_UNIT_MEASURES = {"°": "temperature", "dn": "pipe size"}
+
+
+def range_end(side: str, subject: str, blocks: list[Block], extreme: str) -> Quantity | None:
+    """For "the top temperature of X" or "which goes colder": the upper (``extreme`` "max") or lower end of the
+    range the best sentence about the side and the measure states, its sign kept ("-30 °C")."""
+    wanted, named = set(terms(subject)), anchors(side) or set(terms(side))  # "LX-200 transmitter": its code
+    best: tuple[int, int, Sentence, re.Match[str]] | None = None
+    for sentence in sentences_of(blocks):
+        found = next(iter(_RANGE.finditer(sentence.text)), None)
+        if not found or not named <= sentence.terms | sentence.title_terms:
+            continue
+        units = " ".join(measure for key, measure in _UNIT_MEASURES.items() if key in found[0].lower())
+        overlap = len(wanted & (sentence.terms | sentence.title_terms | set(terms(units))))
+        if overlap and (best is None or overlap > best[0]):
+            best = (overlap, sentence.position, sentence, found)
+    if not best:
+        return None
+    _, _, sentence, found = best
+    low, high = (found[1], found[3]) if extreme == "min" else (found[3], found[1])
+    unit = (found[4] if extreme != "min" else found[2]) or found[2] or found[4] or ""
+    text = f"{low}{unit if unit.strip().startswith('°') else ''}".replace("−", "-")
+    value = float(re.sub(r"[^\d.\-]", "", low.replace("−", "-").replace(",", "")))
+    return Quantity(side, text.strip(), value, "", sentence)

@@ -50,7 +50,16 @@ from .answering import (
 from .dates import fill_years, today_from
 from .lexicon import similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
-from .observations import Quantity, calculation_result, compose, find_quantity, own_stretch, quoted, summed
+from .observations import (
+    Quantity,
+    calculation_result,
+    compose,
+    find_quantity,
+    own_stretch,
+    quoted,
+    range_end,
+    summed,
+)
 from .questions import (
     AGGREGATE_WORDS,
     CUE_WORDS,
@@ -265,6 +274,9 @@ class Policy:
         unit = "%" if self.q.operation == "percentage-point change" else None  # "the difference in points"
         found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
                  find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit) for side in self.q.sides}
+        if self.q.extreme and not any(find_periods(side) for side in self.q.sides):  # "the top temperature of each":
+            found |= {side: end for side in self.q.sides  # a thing's range, not a period's figure
+                      if (end := range_end(side, measure or self.q.subject, blocks, self.q.extreme))}
         return {side: quantity for side, quantity in found.items() if quantity}
 
     @staticmethod

@@ -272,6 +272,7 @@ class Question:
     monthly: bool = False       # each compared quarter is the sum of its months ("q3 vs q4 (sum of the months)")
     operation: str = ""         # how the numbers combine: a key of OPERATIONS or "difference"; "" when none
     answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
+    extreme: str = ""           # "top temperature", "go colder": which end of a stated range is asked ("max", "min")
 
     def __str__(self) -> str:
         return self.describe()
@@ -392,7 +393,7 @@ def _singular(word: str) -> str:
 
 #: Words that ask which side is ahead: "more", "lower", "bigger", "cheaper", ...
 _COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger|better|worse|greater|cheaper|dearer|"
-                 r"longer|shorter|faster|slower|older|newer|stricter|tougher")
+                 r"longer|shorter|faster|slower|older|newer|stricter|tougher|colder|hotter|warmer|cooler")
 
 
 #: Words of a question that are not the measure: cues, directions, totals, "the two scores", how often or how a
@@ -628,6 +629,21 @@ def _direction(text: str) -> str:
     if lowered & INCREASE_WORDS - {"higher", "up"}:
         return "increase"
     return ""
+
+
+#: Words that ask for the upper or the lower end of what a range states ("-40 °C to +120 °C", "DN25 to DN1200").
+_UPPER_END = re.compile(r"\b(?:max(?:imum)?|top|highest|upper|largest|biggest|hott?er|hottest|warmer|warmest|"
+                        r"bigger|larger|higher|longest)\b", re.I)
+_LOWER_END = re.compile(r"\b(?:min(?:imum)?|lowest|bottom|smallest|coldest|colder|cooler|coolest|smaller)\b", re.I)
+
+
+#: A side that starts with an end of a range and ends with a code: "maximum pipe size lx-200".
+_MEASURE_LED = re.compile(rf"^((?:{_UPPER_END.pattern}|{_LOWER_END.pattern})(?:\s+[a-z]+)*)\s+(\S*\d\S*)$", re.I)
+
+
+def _extreme(text: str) -> str:
+    upper, lower = _UPPER_END.search(text), _LOWER_END.search(text)
+    return "max" if upper and not lower else "min" if lower and not upper else ""
 
 
 _ASKS_CHOICE = re.compile(rf"\b(?:which|who|whether)\b|\b(?:{_COMPARATIVES})\b", re.I)
@@ -929,6 +945,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
+    led = [_MEASURE_LED.match(side) for side in sides]
+    if len(sides) == 2 and any(led):  # "max pipe size lx-200 vs the vx-9": the measure leads the first side
+        sides = [m[2] if m else side for m, side in zip(led, sides, strict=True)]
+        main = f"{main} {next(m[1] for m in led if m)}"
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     subject = _refined_subject(main, clauses, sides)
@@ -992,5 +1012,5 @@ def analyse(question: str, today: date | None = None) -> Question:
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
         share_of=_share_of(text) if operation == "share" and not sides else _share_of(text, (_PORTION,))
-        if operation == "portion" else ())
+        if operation == "portion" else (), extreme=_extreme(text))
     return replace(analysed, answer_type=_answer_type(analysed))
