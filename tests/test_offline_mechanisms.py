@@ -1980,3 +1980,11 @@ def test_the_asked_end_of_a_stated_range_is_compared_signs_kept():
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["-10 - -25"]
     observed, _ = _run_to_answer("top temperature kl-3 vs the ov-9? which goes hotter", searched)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["1280 - 300"]
+
+
+def test_a_chain_of_sentences_that_lean_back_is_quoted_from_its_start():
+    blocks = [Block("kiln.md", "Kiln incident — What happened", "A new timer was added in May. The timer counted seconds "
+                    "in a 12-bit counter. On long firings the count exceeded the range of that counter after an hour. "
+                    "The controller then shut the kiln down without warning.")]
+    quoted = " ".join(s.sentence.text for s in select("Why did the controller shut the kiln down?", sentences_of(blocks)))
+    assert "12-bit" in quoted

@@ -536,7 +536,7 @@ def _with_other_side(chosen: list[Scored], sentences: Sequence[Sentence]) -> lis
     beyond it (it repeats the threshold's figure or opens with "shorter", "above" ...): whether a case qualifies
     depends on which side it falls."""
     result, taken = list(chosen), {s.sentence.position for s in chosen}
-    for scored in chosen:
+    for scored in result:  # grows as it goes: a sentence brought in may lean on the one before it in turn
         sentence = scored.sentence
         following = _next_in_passage(sentence, sentences)
         if not following or following.position in taken or not _THRESHOLD.search(sentence.text):
@@ -572,8 +572,9 @@ def _next_in_passage(sentence: Sentence, sentences: Sequence[Sentence]) -> Sente
 
 
 #: A sentence that leans on the one before it: "It was not detected because ...", "The meter then reported ...".
-_LEANS_BACK = re.compile(r"^(?:it|this|these|they|then|thus|therefore|as a result|consequently)\b|^\w+(?:\s+\w+)?\s+then\b",
-                         re.I)
+_LEANS_BACK = re.compile(r"^(?:it|this|these|they|then|thus|therefore|as a result|consequently)\b|^\w+(?:\s+\w+)?\s+then\b|"
+                         r"\b(?:of|in|on|for|from|with|by|to) (?:that|this|these|those) (?!is\b|was\b)[a-z]+",  # "the range
+                         re.I)  # of that integer": the integer the sentence before names
 
 
 def _with_antecedents(chosen: list[Scored], sentences: Sequence[Sentence], causal: bool = False) -> list[Scored]:
@@ -581,7 +582,7 @@ def _with_antecedents(chosen: list[Scored], sentences: Sequence[Sentence], causa
     passage); for a "why" question, a sentence under a heading that gives causes ("Root cause") also brings the
     section's first sentence, which usually states the cause the rest explains."""
     result, taken = list(chosen), {s.sentence.position for s in chosen}
-    for scored in chosen:
+    for scored in result:  # grows as it goes: a sentence brought in may lean on the one before it in turn
         sentence = scored.sentence
         previous = sentences[sentence.position - 1] if sentence.position > sentence.lead else None
         before = [previous] if previous and (_LEANS_BACK.search(sentence.text) or _GIVES_ITS_FIGURE.search(
