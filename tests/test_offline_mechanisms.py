@@ -1988,3 +1988,23 @@ def test_a_chain_of_sentences_that_lean_back_is_quoted_from_its_start():
                     "The controller then shut the kiln down without warning.")]
     quoted = " ".join(s.sentence.text for s in select("Why did the controller shut the kiln down?", sentences_of(blocks)))
     assert "12-bit" in quoted
+
+
+def test_a_quiz_instruction_and_a_bare_what_is_the_total_read_as_questions():
+    q = analyse("Name the length of the apprenticeship at the bakery, and say after how many weeks the first review "
+                "takes place.")
+    assert len(q.parts) == 2 and not any(part.startswith("Name") for part in q.parts)
+    q = analyse("For the newsletter: add up ferry revenue for the first three quarters of 2019. What's the total?")
+    assert q.sides == ("Q1 2019", "Q2 2019", "Q3 2019") and q.operation == "sum"
+
+
+def test_beating_its_own_plan_asks_for_the_gap_and_a_company_nobody_orders_from_is_looked_up_on_the_web():
+    assert analyse("Did the ferry line beat its own plan for crossings in 2019? By how many?").operation == "difference"
+    orders = {"type": "function", "function": {
+        "name": "track_orders", "description": "Look up customer orders and shipments.",
+        "parameters": {"type": "object", "properties": {"customer": {"type": "string"}}}}}
+    question = "Is it true Orvel Marine beat its own plan for shipments of the OM-3 in 2019? By how many units?"
+    calls = [("track_orders", {"customer": "Orvel Marine"}, "No orders matching customer 'Orvel Marine'."),
+             ("track_orders", {}, "No orders match.")]
+    decision = decide(conversation(question, calls), [SEARCH, WEB, orders])
+    assert any(name == "web_lookup" for name, _ in decision.tool_calls)

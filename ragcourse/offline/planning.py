@@ -260,7 +260,11 @@ class Policy:
                 # biggest order in January 2024"), and a later part asks about what it names
                 planned += [(search, text_arguments(search, part)) for part in q.parts
                             if asks_orders([part]) and part not in q.referring]
-        if web and q.public:
+        # the records know nobody of that name ("Veltrix's shipments"): another company's figures are published
+        asked = [c for c in self.calls if orders and c.name == orders.name and c.result is not None]
+        unknown = len(asked) >= 2 and all(_lists_nothing(c.result) for c in asked) and bool(customer_name(
+            self.question_text))  # (not even without the name: nobody's records hold it)
+        if web and (q.public or unknown):
             planned.append((web, text_arguments(web, q.query)))
         if not planned and search:
             planned.append((search, text_arguments(search, q.query or q.text)))

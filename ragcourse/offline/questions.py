@@ -107,7 +107,8 @@ _NOT_ORDERS = re.compile(r"\border intake\b|\bin order to\b|\border of magnitude
                          # "units Veltrix reports having shipped": a figure someone published, not an order record
                          r"\b(?:reports?|reported|says?|said|claims?|claimed)\s+(?:having\s+|to have\s+)?shipped\b", re.I)
 #: "how does that compare with its internal plan?": the outcome against the plan a sentence gives with it.
-_AGAINST_PLAN = re.compile(r"\bcompar\w*\s+(?:with|to|against)\s+(?:its|their|our|the|a)\s+(?:own\s+|internal\s+|original\s+)?"
+_AGAINST_PLAN = re.compile(r"\b(?:compar\w*\s+(?:with|to|against)|beat|beats|missed|miss|exceeded|exceed|fell short of|"
+                           r"outperformed|ahead of|behind)\s+(?:its|their|our|the|a)\s+(?:own\s+|internal\s+|original\s+)?"
                            r"(?:plan|target|budget|forecast|goal|guidance)\b|\b(?:versus|vs\.?|against)\s+(?:its|their|our|the)\s+"
                            r"(?:own\s+|internal\s+|original\s+)?(?:plan|target|budget|forecast|goal)\b", re.I)
 
@@ -148,7 +149,7 @@ _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s
                       r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
                       # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
-                      r"^\s*(?:please\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know)\s+"
+                      r"^\s*(?:please\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know|name|identify)\s+"
                       r"(?:(?:whether|if)\s+)?(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b|(?-i:[A-Z]))|"
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
@@ -178,7 +179,10 @@ _PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroo
 _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
                          r"has|have)\b)|"
                          # "when does the term end, what happens afterwards, and ...": a list of questions
-                         r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)",
+                         r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)|"
+                         # "Name the X, and say after how many days ...": a quiz's second instruction
+                         r",?\s+and\s+(?:say|state|give|name|confirm)\s+(?=(?:\w+\s+)?(?:the|its|his|her|their|which|what|who|when|"
+                         r"where|how)\b)",
                          re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*")  # "LX" of "LX-200" is a code
 
@@ -922,7 +926,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
     statement = _STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
-                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS | _FRAMING)  # "What caused that?", "What were the
+                      or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS | _FRAMING | AGGREGATE_WORDS)  # "What caused that?", "What were the
                       # reasons given?" ask only about the statement
                       or (_BACK_REFERENCE.search(statement[2]) or _THE_CHANGE.search(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
