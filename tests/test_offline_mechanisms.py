@@ -2008,3 +2008,9 @@ def test_beating_its_own_plan_asks_for_the_gap_and_a_company_nobody_orders_from_
              ("track_orders", {}, "No orders match.")]
     decision = decide(conversation(question, calls), [SEARCH, WEB, orders])
     assert any(name == "web_lookup" for name, _ in decision.tool_calls)
+
+
+def test_pay_in_a_true_or_false_question_asks_for_no_amount_of_money():
+    blocks = [Block("crew.md", "Crew leave", "A ferry captain is entitled to 20 weeks of sabbatical leave at full pay.")]
+    question = "True or false: a ferry captain gets 16 weeks of sabbatical leave on full pay? Give the correct figure."
+    assert [s.sentence.text for s in select(question, sentences_of(blocks))] == [blocks[0].text]

@@ -425,8 +425,10 @@ def figure_asked(question: str) -> str:
     "2024 revenue - how much?", "Lumora's total revenue for 2021."), "number" ("how many ...?"), "duration" ("how
     long ...?") or ""."""
     measure = _WHAT_MEASURE.search(question) or _MEASURE_THEN_HOW_MUCH.search(question)
-    # a request written as a sentence that only names a money measure (a search's words end in no full stop)
-    named = bool(re.search(r"[.?!]\s*$", question)) and not _ASKS_WH.search(question) and expected_unit(question) == "$"
+    # a request written as a sentence that only names a money measure (a search's words end in no full stop; a
+    # question mark asks something else: "True or false: X gets 16 weeks on full pay? Give the figure.")
+    named = bool(re.search(r"[.!]\s*$", question)) and "?" not in question and not _ASKS_WH.search(question) \
+        and expected_unit(question) == "$"
     if asks_money(question) or measure and expected_unit(measure[1]) == "$" or named:
         return "money"
     return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
