@@ -2014,3 +2014,18 @@ def test_pay_in_a_true_or_false_question_asks_for_no_amount_of_money():
     blocks = [Block("crew.md", "Crew leave", "A ferry captain is entitled to 20 weeks of sabbatical leave at full pay.")]
     question = "True or false: a ferry captain gets 16 weeks of sabbatical leave on full pay? Give the correct figure."
     assert [s.sentence.text for s in select(question, sentences_of(blocks))] == [blocks[0].text]
+
+
+def test_what_exactly_dragged_asks_for_causes_and_a_remark_on_the_answer_asks_nothing():
+    q = analyse("What exactly dragged ferry revenue in Q2 2019 below the Q1 level? I want the specific items, not "
+                "just 'weather'.")
+    assert q.cause and q.sides == ("Q2 2019", "Q1 2019")
+    assert not {"exactly", "dragged", "want", "item"} & set(q.subject.split())
+    assert analyse("Why did ferry revenue slide every month from May to August 2019?").subject == "ferry revenue"
+
+
+def test_what_pushed_a_figure_up_or_down_names_the_direction_of_its_change():
+    assert "increase" in analyse("What pushed ferry revenue up so much in Q2 2019?").cause_query()
+    assert "decline" in analyse("What dragged ticket sales down in Q2 2019?").cause_query()
+    assert analyse("What changed with the locker fee when the 2019 rules replaced the old ones, and how much more is "
+                   "it now?").sides == ()

@@ -80,7 +80,7 @@ INCREASE_WORDS = word_set("increase increased increases rise rose risen grow gre
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
                            "shrink shrank slump slumped worsen worsened dip dipped slip slipped sag sagged "
-                           "weaken weakened soften softened")
+                           "weaken weakened soften softened slide slid slides sliding")
 
 #: Words that say which version of a figure is meant: the plan or the outcome ("budgeted" vs "actual" margin).
 VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted target targeted projected estimated expected "
@@ -90,7 +90,8 @@ _COMPARISON = re.compile(r"\b(compar\w*|reconcil\w*|contrast\w*|vs\.?|versus|aga
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|how come)\b|"
                     r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"
-                    r"\bwhat (?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led)\b|"
+                    r"\bwhat (?:exactly |really |actually )?(?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|"
+                    r"made|led)\b|"
                     r"\bhow (?:did|could|was|were|do|does|can)\b.*\b(?:manage to|happen|come to)\b|"
                     r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b|"
                     r"\b(?:holding (?:it|them|this|things) up|held up|what(?:'s| is) keeping)\b", re.I)
@@ -413,6 +414,7 @@ adding added record january february march april may june july august september 
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
+exactly really actually every dragged pushed pulled weighed hurt boosted lifted
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
@@ -521,7 +523,8 @@ def _named_sides(clause: str) -> list[str]:
 
 
 #: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
-_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|thanks|thank you|cheers|(?:it'?s|this is) for|"
+_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i\s+(?:want|need)\s+(?!to know\b)|thanks|thank you|"
+                     r"cheers|(?:it'?s|this is) for|"
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$", re.I)
 #: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
 _PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
@@ -627,6 +630,10 @@ def _direction(text: str) -> str:
     stated = FROM_TO.search(text)  # "up from 91% to 95%"
     if stated and number_value(stated[1]) != number_value(stated[2]):
         return "increase" if number_value(stated[2]) > number_value(stated[1]) else "decline"
+    moved = re.search(r"\b(?:push|pushed|pushes|went|gone|go|goes|move|moved|shot|drove|driven|pull|pulled|brought|"
+                      r"dragged|drag)\s+(?:[\w-]+\s+){0,3}?(up|down)\b", text, re.I)  # "what pushed margin up"
+    if moved:
+        return "increase" if moved[1].lower() == "up" else "decline"
     lowered = set(re.findall(r"[a-z]+", text.lower()))
     if lowered & DECREASE_WORDS - {"lower", "down"}:
         return "decline"
@@ -737,8 +744,9 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     if len(periods) >= 2:
         return [p.text for p in periods]
     named = _named_sides(main)
-    if not named and len(periods) == 1 and _NOW.search(text or main):  # "how much now, compared to the 2023 rule?"
-        return ["now", periods[0].text]
+    replaced = re.search(r"\breplac\w*\b.*\b(?:old|previous|former)\b", text or main, re.I)  # "when the 2024 policy
+    if not named and len(periods) == 1 and _NOW.search(text or main) and not replaced:  # replaced the old one": 2024
+        return ["now", periods[0].text]  # is now; "how much now, compared to the 2023 rule?" compares two
     return named
 
 
