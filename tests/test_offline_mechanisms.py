@@ -2029,3 +2029,8 @@ def test_what_pushed_a_figure_up_or_down_names_the_direction_of_its_change():
     assert "decline" in analyse("What dragged ticket sales down in Q2 2019?").cause_query()
     assert analyse("What changed with the locker fee when the 2019 rules replaced the old ones, and how much more is "
                    "it now?").sides == ()
+
+
+def test_a_yes_no_question_after_a_comma_is_a_part_of_its_own():
+    q = analyse("When does the Pier Street bakery lease end, does it renew on its own, and who pays for roof repairs?")
+    assert len(q.parts) == 3

@@ -181,6 +181,7 @@ _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)
                          r"has|have)\b)|"
                          # "when does the term end, what happens afterwards, and ...": a list of questions
                          r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)|"
+                         r",\s+(?=(?:does|do|did|is|are|was|were|can|will|would|should|has|have)\s+(?:it|they|we|this|that)\s+\w)|"
                          # "Name the X, and say after how many days ...": a quiz's second instruction
                          r",?\s+and\s+(?:say|state|give|name|confirm)\s+(?=(?:\w+\s+)?(?:the|its|his|her|their|which|what|who|when|"
                          r"where|how)\b)",
