@@ -2034,3 +2034,12 @@ def test_what_pushed_a_figure_up_or_down_names_the_direction_of_its_change():
 def test_a_yes_no_question_after_a_comma_is_a_part_of_its_own():
     q = analyse("When does the Pier Street bakery lease end, does it renew on its own, and who pays for roof repairs?")
     assert len(q.parts) == 3
+
+
+def test_each_part_must_be_spoken_of_or_it_is_named_as_missing():
+    passage = ("[M1] Saltmarsh museum — Visiting\nThe museum is at 4 Quay Road. About 30 volunteers guide visitors. "
+               "Tickets can be booked online or at the desk.")
+    question = ("Hi, I'm new and will drive to the Saltmarsh museum for a school trip. Could you tell me how many coach "
+                "parking bays the museum has and how I can book tickets?")
+    _, decision = _run_to_answer(question, lambda query: passage)
+    assert "could not find coach parking bays" in decision.content

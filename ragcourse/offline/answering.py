@@ -287,6 +287,9 @@ def has_answer_shape(question: str, sentence: str) -> bool:
 _FOCUS = (
     re.compile(r"\bhow (?:many|much)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)\s+(?:is|are|was|were|do|does|did|can|could|will|"
                r"would|has|have|had|should|must|may)\b", re.I),
+    # "tell me how many car parking spaces the office has": a question asked inside another, in statement order
+    re.compile(r"\bhow (?:many|much)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)\s+(?:the|our|its|their|this|that|each|every)\s+"
+               r"(?:[\w-]+\s+){0,3}?(?:has|have|had|holds?|offers?|gets?|got|provides?|takes?|took)\b", re.I),
     re.compile(r"^\s*(?:what|which)\s+(?!is\b|are\b|was\b|were\b|did\b|does\b|do\b)((?:[\w-]+\s+){0,3}?[\w-]+?)\s+"
                r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b", re.I),
     re.compile(r"(?:^|[—–:;]|\bso)\s*(?:what|which|how long|how often) (?:is|are|was|were) (?:(?:the|our|its|their|my|your)\s+|"

@@ -872,9 +872,12 @@ class Policy:
         lead += self._referent_line(sentences)
         sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered]
-        focus = asked_focus(q.text) if not (lead or q.comparison or q.cause or len(q.parts) > 1) else ""
-        if focus and sentences and not any(speaks_of(focus, s) for s in sentences):
-            missing.append(focus)  # "the password for the guest wifi": the network's name is no password
+        plain = not (lead or q.comparison or q.cause)
+        focuses = [asked_focus(q.text)] if plain and len(q.parts) < 2 else [  # each part's own, for several
+            asked_focus(clause) for part in q.parts if plain and (clause := asked_clause(q.text, part))]
+        for focus in filter(None, focuses):
+            if sentences and not any(speaks_of(focus, s) for s in sentences):
+                missing.append(focus)  # "the password for the guest wifi": the network's name is no password
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
