@@ -7,6 +7,7 @@ never seen (the end-to-end behaviour through the OpenAI SDK is in test_offline_m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -2042,4 +2043,4 @@ def test_each_part_must_be_spoken_of_or_it_is_named_as_missing():
     question = ("Hi, I'm new and will drive to the Saltmarsh museum for a school trip. Could you tell me how many coach "
                 "parking bays the museum has and how I can book tickets?")
     _, decision = _run_to_answer(question, lambda query: passage)
-    assert "could not find coach parking bays" in decision.content
+    assert re.search(r"(?:find|;) coach parking bays in the documents", decision.content)  # the thing itself
