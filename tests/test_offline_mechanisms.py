@@ -2044,3 +2044,8 @@ def test_each_part_must_be_spoken_of_or_it_is_named_as_missing():
                 "parking bays the museum has and how I can book tickets?")
     _, decision = _run_to_answer(question, lambda query: passage)
     assert re.search(r"(?:find|;) coach parking bays in the documents", decision.content)  # the thing itself
+
+
+def test_an_engineers_short_forms_are_read():
+    assert correct("why did the cert expire after the config change to the specs?") == (
+        "why did the certificate expire after the configuration change to the specifications?")

@@ -54,7 +54,9 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "approx": "approximately", "dept": "department", "mgr": "manager", "mgmt": "management",
                  "cust": "customer", "fw": "firmware", "gw": "gateway", "mfg": "manufacturing", "max": "maximum",
                  "op": "operating", "temp": "temperature", "hrs": "hours", "mins": "minutes", "gm": "gross margin",
-                 "rev": "revenue", "adj": "adjustment", "ref": "reference", "yoy": "year-on-year", "ytd": "year-to-date"}
+                 "rev": "revenue", "adj": "adjustment", "ref": "reference", "yoy": "year-on-year", "ytd": "year-to-date",
+                 "cert": "certificate", "certs": "certificates", "config": "configuration", "spec": "specification",
+                 "specs": "specifications"}
 
 
 #: "what's", "what’s" and "whats" spelt out, so that one grammar reads them and "what is" alike.
