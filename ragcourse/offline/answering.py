@@ -627,7 +627,9 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     q = analyse(question)
     # "X is worried about Y. Before I call her back: how many ...?": what is asked, without the scene set before it
     asked = without_scene(question, q.text)
-    chosen = select(question, sentences) or (select(asked, sentences) if asked else [])
+    scene = places_named(question)  # a rule for another site than the one the scene names does not answer it
+    chosen = select(question, sentences) or ([s for s in select(asked, sentences) if not s.sentence.places - scene]
+                                             if asked else [])
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
     for demand in demands:
         chosen += select(demand, sentences, 1, exclude={s.sentence.text for s in chosen})[:1]
