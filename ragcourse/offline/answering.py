@@ -541,7 +541,7 @@ def _with_other_side(chosen: list[Scored], sentences: Sequence[Sentence]) -> lis
     beyond it (it repeats the threshold's figure or opens with "shorter", "above" ...): whether a case qualifies
     depends on which side it falls."""
     result, taken = list(chosen), {s.sentence.position for s in chosen}
-    for scored in result:  # grows as it goes: a sentence brought in may lean on the one before it in turn
+    for scored in chosen:
         sentence = scored.sentence
         following = _next_in_passage(sentence, sentences)
         if not following or following.position in taken or not _THRESHOLD.search(sentence.text):

@@ -349,20 +349,19 @@ def range_end(side: str, subject: str, blocks: list[Block], extreme: str) -> Qua
     """For "the top temperature of X" or "which goes colder": the upper (``extreme`` "max") or lower end of the
     range the best sentence about the side and the measure states, its sign kept ("-30 °C")."""
     wanted, named = set(terms(subject)), anchors(side) or set(terms(side))  # "LX-200 transmitter": its code
-    best: tuple[int, int, Sentence, re.Match[str]] | None = None
-    for sentence in sentences_of(blocks):
-        found = next(iter(_RANGE.finditer(sentence.text)), None)
+    best: tuple[int, Sentence, re.Match[str]] | None = None
+    for sentence in sentences_of(blocks):  # the first sentence with the most of the measure's words wins a tie
+        found = _RANGE.search(sentence.text)
         if not found or not named <= sentence.terms | sentence.title_terms:
             continue
         units = " ".join(measure for key, measure in _UNIT_MEASURES.items() if key in found[0].lower())
         overlap = len(wanted & (sentence.terms | sentence.title_terms | set(terms(units))))
         if overlap and (best is None or overlap > best[0]):
-            best = (overlap, sentence.position, sentence, found)
+            best = (overlap, sentence, found)
     if not best:
         return None
-    _, _, sentence, found = best
-    low, high = (found[1], found[3]) if extreme == "min" else (found[3], found[1])
-    unit = (found[4] if extreme != "min" else found[2]) or found[2] or found[4] or ""
-    text = f"{low}{unit if unit.strip().startswith('°') else ''}".replace("−", "-")
-    value = float(re.sub(r"[^\d.\-]", "", low.replace("−", "-").replace(",", "")))
-    return Quantity(side, text.strip(), value, "", sentence)
+    _, sentence, found = best
+    end = (found[1] if extreme == "min" else found[3]).replace("−", "-")
+    degrees = next((u.strip() for u in (found[4], found[2]) if u and u.strip().startswith("°")), "")
+    value = float(re.sub(r"[^\d.\-]", "", end.replace(",", "")))
+    return Quantity(side, f"{end} {degrees}".strip(), value, "", sentence)
