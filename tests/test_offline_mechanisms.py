@@ -2049,3 +2049,7 @@ def test_each_part_must_be_spoken_of_or_it_is_named_as_missing():
 def test_an_engineers_short_forms_are_read():
     assert correct("why did the cert expire after the config change to the specs?") == (
         "why did the certificate expire after the configuration change to the specifications?")
+    # followed by a label, the same short forms name a version or a reference
+    assert correct("what changed in rev B of the kiln manual, per spec 2.1?") == (
+        "what changed in rev B of the kiln manual, per spec 2.1?")
+    assert correct("ferry rev Q2 vs Q1?") == "ferry revenue Q2 vs Q1?"

@@ -617,6 +617,14 @@ def cite(sentence: Sentence) -> str:
     return f"{text.rstrip('.!?')} {labels}{end}"
 
 
+def _without_the_scene(question: str, analysed: str, sentences: Sequence[Sentence]) -> list[Scored]:
+    """"X is worried about Y. Before I call her back: how many ...?": what is asked, without the scene set before it,
+    from no rule for another site than the one the scene names."""
+    asked = without_scene(question, analysed)
+    scene = places_named(question)
+    return [s for s in select(asked, sentences) if not s.sentence.places - scene] if asked else []
+
+
 def answer(question: str, blocks: Sequence[Block]) -> str:
     """The cited extractive answer to ``question`` from ``blocks``, or :data:`REFUSAL`.
 
@@ -625,11 +633,7 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     """
     sentences = sentences_of(blocks)
     q = analyse(question)
-    # "X is worried about Y. Before I call her back: how many ...?": what is asked, without the scene set before it
-    asked = without_scene(question, q.text)
-    scene = places_named(question)  # a rule for another site than the one the scene names does not answer it
-    chosen = select(question, sentences) or ([s for s in select(asked, sentences) if not s.sentence.places - scene]
-                                             if asked else [])
+    chosen = select(question, sentences) or _without_the_scene(question, q.text, sentences)
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
     for demand in demands:
         chosen += select(demand, sentences, 1, exclude={s.sentence.text for s in chosen})[:1]

@@ -59,6 +59,11 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "specs": "specifications"}
 
 
+#: Short forms that also name a version or a reference when a label follows: "rev B", "spec 2.1", "ref ORD-881".
+_LABELLED = frozenset({"rev", "ref", "spec"})
+_LABEL_AFTER = re.compile(r"\.?\s+(?:[A-Z]\b|\d[\w.-]*|[A-Z]{2,}-?\d)")
+
+
 #: "what's", "what’s" and "whats" spelt out, so that one grammar reads them and "what is" alike.
 _CONTRACTION = re.compile(r"\b(what|who|where|how|which|when)['’]?s\b", re.I)
 
@@ -71,7 +76,8 @@ def spell_out(text: str) -> str:
 def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = spell_out(text)
-    text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: ABBREVIATIONS[m[1].lower()], text, flags=re.I)
+    text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
+        text, m.end()) else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
 
