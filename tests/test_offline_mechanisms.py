@@ -2053,3 +2053,13 @@ def test_an_engineers_short_forms_are_read():
     assert correct("what changed in rev B of the kiln manual, per spec 2.1?") == (
         "what changed in rev B of the kiln manual, per spec 2.1?")
     assert correct("ferry rev Q2 vs Q1?") == "ferry revenue Q2 vs Q1?"
+
+
+def test_a_place_named_only_by_its_section_title_binds_the_figure_said_there():
+    blocks = [Block("farms.md", "Our farms — Kelso orchard",
+                    "The Kelso orchard, planted in 2008, grows pears for the northern markets. About 12 pickers work "
+                    "there, including a small crew that grafts new trees."),
+              Block("profile.md", "People",
+                    "In 2023 the cooperative employed about 210 pickers across five farms: Kelso, Dunmore, Ashby, "
+                    "Penrith and Alnwick.")]
+    assert find_quantity("Kelso", "crew pickers", blocks).text == "12"

@@ -212,7 +212,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         named = [m.start() for m in tokens if name_terms & set(terms(m[0]))]
         other = _other_owner(tokens, anchor_terms, set(terms(side)) | subject_terms)
         # the sentence itself names the side, not only its title; its code names it ("VX-9" for "Veltrix VX-9")
-        own = side_words <= sentence.terms or bool(code) and code <= sentence.anchors
+        own = side_words <= sentence.terms or bool(code) and code <= sentence.anchors or bool(
+            side_words) and side_words <= sentence.title_terms and bool(_THERE.search(sentence.text))
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
@@ -236,6 +237,11 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
             if best is None or rank > best[0]:
                 best = (rank, quantity)
     return (bool(best[0][0] or best[0][1]), best[0][2], best[1]) if best else None
+
+
+#: "Roughly 35 people work there": a place named only by its section's title (not the "there" of "there are")
+_THERE = re.compile(r"\b(?:there|here)\b(?!\s+(?:is|are|was|were|will|has|have|had|may|might|can|could|would|should|must|"
+                    r"seems?|remains?)\b)", re.I)
 
 
 #: How close in meaning a sentence must be to the measure when it shares no word with it ("own car" for "mileage").
