@@ -169,6 +169,8 @@ def test_a_status_asked_about_is_no_filter_on_the_orders():
                 "arrived yet, and what's the status of each?")
     tool = _orders_tool("open, in_transit, delayed, delivered")
     assert order_arguments(tool, question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
+    question = "whats the latest order Bloom Florists placed and um has it shipped yet when is it supposed to arrive"
+    assert order_arguments(tool, question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
 
 
 def test_a_named_period_becomes_the_date_range_and_listed_amounts_are_totalled():
@@ -313,15 +315,20 @@ def test_an_average_over_three_periods_goes_through_the_calculator():
     assert _calculation_after_searches(question, passages) == "(24 + 27 + 30) / 3"
 
 
-def test_the_largest_of_three_named_sides_is_compared_with_the_runner_up():
-    question = "Which ferry carried the most cars in 2023: the Osprey, the Tern or the Gannet?"
+def _three_ferries(question: str) -> str:
+    """The calculation asked for once each of three ferries' searches found its car count."""
     sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}
     passages = {f"{name} car": f"[F{i}] Fleet log 2023\nIn 2023 the {name} carried {n} cars."
                 for i, (name, n) in enumerate(sizes.items())}
     first = decide(conversation(question, []), [SEARCH, CALCULATOR]).tool_calls
     passages = {args["query"]: passages[next(k for k in passages if k.split()[0] in args["query"])]
                 for _, args in first}
-    assert _calculation_after_searches(question, passages) == "1450 - 1200"
+    return _calculation_after_searches(question, passages)
+
+
+def test_the_largest_of_three_named_sides_is_compared_with_the_runner_up():
+    assert _three_ferries("Which ferry carried the most cars in 2023: the Osprey, the Tern or the Gannet?") == (
+        "1450 - 1200")
 
 
 def test_a_share_divides_the_part_by_the_whole():
@@ -1130,15 +1137,21 @@ def test_every_thing_at_a_rate_per_thing_is_the_documents_count_times_the_rate()
     question = "If every classroom at Larkfield Academy gets the tablet plan, what would it cost a year?"
     rate = "[plan.md] Tablet plan — Larkfield Academy\nThe tablet plan costs $350 per classroom per year."
     lease = "[lease.md] Lease agreement — Larkfield Academy\nThe tenant runs 46 classrooms and two halls."
+    observed, calls = _search_until_computed(
+        question, lambda query: lease if query == "Larkfield Academy classrooms" else rate)
+    assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
+    assert ("compute", {"expression": "46 * 350"}) in calls
+
+
+def _search_until_computed(question: str, searched: Callable[[str], str]) -> tuple[list, list]:
+    """Searches (each answered by ``searched(query)``) until the policy asks for a calculation or stops."""
     observed: list[tuple[str, dict, str]] = []
     for _ in range(4):
         calls = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
         if any(name == "compute" for name, _ in calls) or not calls:
             break
-        observed += [(name, args, lease if args["query"] == "Larkfield Academy classrooms" else rate)
-                     for name, args in calls]
-    assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
-    assert ("compute", {"expression": "46 * 350"}) in calls
+        observed += [(name, args, searched(args["query"])) for name, args in calls]
+    return observed, calls
 
 
 def test_someone_keeps_asking_why_frames_the_question_and_the_reasons_given_ask_about_the_statement():
@@ -1829,7 +1842,7 @@ def test_per_the_manual_names_a_source_not_a_rate_and_a_dashed_scene_still_opens
     asked = analyse("fault code the ovens showed in the 3 May power cut — per the oven manual, what should a baker "
                     "do when they see it?")
     assert asked.operation != "ratio"
-    assert asked.text.startswith("According to the oven manual, what should a baker do")
+    assert asked.text.startswith("What should a baker do") and asked.source == "oven manual"
     assert asked.searches() == ["fault code ovens showed 3 May power cut"]
 
 
@@ -2063,3 +2076,62 @@ def test_a_place_named_only_by_its_section_title_binds_the_figure_said_there():
                     "In 2023 the cooperative employed about 210 pickers across five farms: Kelso, Dunmore, Ashby, "
                     "Penrith and Alnwick.")]
     assert find_quantity("Kelso", "crew pickers", blocks).text == "12"
+
+
+def test_going_by_a_document_names_where_to_look_and_a_possessive_opening_name_scopes_the_search():
+    question = analyse("Dunmore School's bursar is unhappy with the bill. Going by the lease, what should the yearly "
+                       "rent be if every classroom is let?")
+    assert question.text.startswith("What should") and question.source == "lease"
+    assert all("Dunmore" in search for search in question.searches())
+
+
+def test_a_count_for_every_thing_comes_from_the_rates_own_document_not_a_network_wide_figure():
+    question = "If every classroom at Dunmore School is on the tablet plan, what would the plan cost a year?"
+    rate = ("[lease-dunmore.md] Charges — Dunmore School\nThe tablet plan costs $300 per classroom per year.\n\n"
+            "[news.md] Network news\nOur schools passed 900 classrooms on the tablet plan this spring.")
+    scope = "[lease-dunmore.md] Scope\nThe school runs 14 classrooms, a library and a gym."
+    _, calls = _search_until_computed(question, lambda query: scope if "classrooms" in query and "plan" not in query
+                                      else rate)
+    assert ("compute", {"expression": "14 * 300"}) in calls
+
+
+def test_which_of_the_two_names_the_kind_of_the_sides_and_staff_are_people():
+    question = analyse("Kelso vs Ashby: which of the two ferry depots has more staff, and by how many?")
+    assert question.sides == ("Kelso", "Ashby") and question.subject == "staff"
+    blocks = [Block("depots.md", "Depots — Kelso", "About 52 people work in Kelso."),
+              Block("depots.md", "Depots — Ashby", "The Ashby depot opened in 2001. Roughly 19 people work there.")]
+    assert {side: find_quantity(side, question.subject, blocks).text for side in question.sides} == {
+        "Kelso": "52", "Ashby": "19"}
+
+
+def test_numbers_said_rather_than_written_are_read_as_numbers():
+    from ragcourse.offline.lexicon import spoken_numbers
+
+    assert spoken_numbers("if all four hundred twenty lockers are rented in twenty twenty-three") == (
+        "if all 420 lockers are rented in 2023")
+    assert spoken_numbers("Q three vs Q four, two thousand and fifty crates") == "Q3 vs Q4, 2050 crates"
+    assert spoken_numbers("which of the two ferries, and which one") == "which of the two ferries, and which one"
+    assert correct("so um what does the uh ferry cost") == "so what does the ferry cost"  # dictated fillers
+
+
+def test_sides_listed_before_the_question_and_the_largest_against_the_lowest():
+    question = ("Of the Osprey, Tern and Gannet ferries, which carried the most cars in 2023, and how many more than "
+                "the lowest of the three?")
+    assert analyse(question).sides == ("Osprey", "Tern", "Gannet")
+    assert _three_ferries(question) == "1450 - 900"
+
+
+def test_a_lead_above_another_month_is_not_that_months_figure():
+    blocks = [Block("ferry.md", "Ferry report September 2019",
+                    "Ticket sales in September 2019 were 4,100, the best month so far and 300 above August."),
+              Block("ferry.md", "Ferry report August 2019", "August 2019 ticket sales were 3,800.")]
+    assert find_quantity("August 2019", "ticket sales", blocks[:1]) is None  # September's lead over August
+    assert find_quantity("August 2019", "ticket sales", blocks).text == "3,800"
+
+
+def test_a_change_from_one_amount_to_about_another_in_the_same_unit_is_a_change_pair():
+    from ragcourse.offline.questions import from_to
+
+    assert from_to("The new crates cut the average load from 38 kg to about 6 kg.") == ("6", "38")
+    assert from_to("Ferries grew from 12 to 15 over the decade.") == ("15", "12")
+    assert from_to("The hull went from 3 m to 5 kg.") is None  # two units: no change of one thing

@@ -79,12 +79,55 @@ def correct(text: str) -> str:
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
         text, m.end()) else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
-    return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), text)
+    text = re.sub(r"\b(?:u+m+|u+h+|erm|uhm|hm+)\b,?\s*", "", text, flags=re.I)  # a dictated "so um what ..."
+    return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), spoken_numbers(text))
+
+
+_UNITS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                                      "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                                      "seventeen", "eighteen", "nineteen"))}
+_TENS = {w: 10 * i for i, w in enumerate(("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"),
+                                         start=2)}
+_SCALES = {"hundred": 100, "thousand": 1000}
+_NUMBER_WORD = rf"(?:{'|'.join([*_TENS, *_UNITS, *_SCALES])})"
+_SPOKEN = re.compile(rf"\b{_NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+){_NUMBER_WORD})*\b", re.I)
+_SPOKEN_QUARTER = re.compile(r"\bQ\s*(one|two|three|four)\b", re.I)
+
+
+def spoken_numbers(text: str) -> str:
+    """Numbers said rather than written, as a dictated question has them: "four hundred twenty gateways" -> "420
+    gateways", "twenty twenty-four" -> "2024", "Q three" -> "Q3". Small numbers alone ("the two offices") stay words."""
+    def number(m: re.Match[str]) -> str:
+        words = [w for w in re.split(r"[\s-]+", m[0].lower()) if w != "and"]
+        if not set(words) & {*_TENS, *_SCALES}:
+            return m[0]
+        chunks = []  # "twenty twenty-four": two two-digit chunks make a year
+        for word in words:
+            if word in _UNITS and chunks and chunks[-1][1] and chunks[-1][0] % 10 == 0 and _UNITS[word] < 10:
+                chunks[-1] = (chunks[-1][0] + _UNITS[word], False)  # "twenty-four"
+            elif word in _TENS or word in _UNITS:
+                chunks.append((_TENS.get(word, _UNITS.get(word, 0)), word in _TENS))
+            else:
+                chunks.append((-_SCALES[word], False))
+        if len(chunks) == 2 and chunks[0][0] in (19, 20) and 10 <= chunks[1][0] <= 99:
+            return str(chunks[0][0] * 100 + chunks[1][0])
+        total = current = 0
+        for value, _ in chunks:
+            if value == -100:
+                current = (current or 1) * 100
+            elif value == -1000:
+                total, current = total + (current or 1) * 1000, 0
+            else:
+                current += value
+        return str(total + current)
+
+    text = _SPOKEN_QUARTER.sub(lambda m: f"Q{_UNITS[m[1].lower()]}", text)
+    return _SPOKEN.sub(number, text)
 
 
 #: Measures that business writing names in several ways; the embedding model does not know all of them are one.
 SAME_MEASURE = (("order intake", "bookings", "orders"), ("revenue", "sales", "turnover"),
-                ("headcount", "employees", "staff"), ("salary", "pay"), ("profit", "earnings"),
+                ("headcount", "employees", "staff", "people"), ("salary", "pay"), ("profit", "earnings"),
                 ("spending", "expenditure"), ("customers", "clients"))
 
 

@@ -64,7 +64,6 @@ from .questions import (
     AGGREGATE_WORDS,
     CUE_WORDS,
     DECREASE_WORDS,
-    FROM_TO,
     INCREASE_WORDS,
     MOVE_WORDS,
     VERSION_WORDS,
@@ -73,6 +72,7 @@ from .questions import (
     asked_clause,
     asked_word,
     asks_orders,
+    from_to,
     key_phrase,
     months_of,
 )
@@ -328,7 +328,8 @@ class Policy:
             # "which month had more": the larger minus the smaller answers "by how much"
             # a quarter against its year (actual Q3 vs the year's budget) has no "later": the gap is what is asked
             sides.sort(key=lambda s: quantities[s].value, reverse=True)
-            return quantities[sides[0]], quantities[sides[1]]
+            # "how much more than the lowest of the three": the largest against the smallest, not the runner-up
+            return quantities[sides[0]], quantities[sides[-1] if _SPREAD.search(self.q.text) else sides[1]]
         if all(periods):
             sides.sort(key=lambda s: find_periods(s)[0].sort_key())
             return quantities[sides[-1]], quantities[sides[0]]
@@ -366,9 +367,7 @@ class Policy:
     def change_pair(self) -> tuple[str, str] | None:
         """The new and the old value of a quoted "from $5,150 to $5,459" (or against plan, or replaced), as written."""
         for sentence in self._quoted_sentences(2):
-            m = FROM_TO.search(sentence.text)
-            pair = (m[2], m[1]) if m and unit_of(m[1]) == unit_of(m[2]) else (
-                _against_plan(sentence.text) or _replaced(sentence.text))
+            pair = from_to(sentence.text) or _against_plan(sentence.text) or _replaced(sentence.text)
             if pair:
                 return pair
         return None
@@ -434,6 +433,12 @@ class Policy:
         """For "what would all 420 gateways bring in?": the count the question states times the rate a quoted
         sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650". A count of what the question
         itself asks per ("the fee per month over 3 months") is not multiplied: the rate is the answer."""
+        product = self._rate_product
+        return f"{plain_number(number_value(product[0]))} * {plain_number(number_value(product[1]))}" if product else None
+
+    @cached_property
+    def _rate_product(self) -> tuple[str, str, str] | None:
+        """The count, the rate and the thing counted ("240", "$1,750", "gateway") that ``rate_expression`` multiplies."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text)
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every
@@ -441,19 +446,25 @@ class Policy:
             for rate in _PER.finditer(sentence.text):
                 for count, thing in counts:
                     if thing and thing == terms(rate[2])[:1]:
-                        return f"{plain_number(number_value(count))} * {plain_number(number_value(rate[1]))}"
+                        return count, rate[1], rate[2]
         return None
 
     @cached_property
     def _counts_of_every(self) -> list[tuple[str, list[str]]]:
-        """"If every gateway in the deal is on the subscription": how many gateways the documents found give (worked
-        out once per request)."""
+        """"If every gateway in the deal is on the subscription": how many gateways the documents found give, in a
+        passage about what the rate is about (the rate's own document, or a title with the same name: a count for
+        the whole fleet is not one customer's); worked out once per request."""
         found, searches = [], {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
+        blocks = [b for c in self.calls if c.result and c.name in searches for b in parse_blocks(c.result)]
         for every in _EVERY.finditer(self.q.text):
             thing = re.escape(every[1].lower().removesuffix("s"))
-            counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,2}}?{thing}s?\b", re.I)
-            found += [(m[1], terms(every[1])[:1]) for c in self.calls if c.result and c.name in searches
-                      for m in counted.finditer(c.result) if not is_year(m[1])][:1]
+            labels = {s.label for s in self._quoted_sentences(3) for rate in _PER.finditer(s.text)
+                      if terms(rate[2])[:1] == terms(every[1])[:1]}
+            names = {t for b in blocks if b.label in labels for t in terms(" ".join(_NAME_WORD.findall(b.title)))}
+            counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,4}}?{thing}s?\b", re.I)
+            found += [(m[1], terms(every[1])[:1]) for b in blocks
+                      if b.label in labels or names & set(terms(" ".join(_NAME_WORD.findall(b.title))))
+                      for m in counted.finditer(b.text) if not is_year(m[1])][:1]
         return found
 
     def counting_search(self) -> str:
@@ -1008,6 +1019,10 @@ class Policy:
         records = self.records
         if result and records and call.text == records.expression:
             return records.line(result, call.result.strip())
+        if result and call.text == self.rate_expression() and unit_of(self._rate_product[1]).startswith("$"):
+            count, rate, thing = self._rate_product  # "240 gateways at $1,750 per gateway come to $420,000"
+            value = _money(_value(calculation_result(call.result or "")), unit_of(rate))
+            return f"{count} × {rate} per {thing} comes to {value} ({call.result.strip()})."
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${_value(result):,.2f} ({call.result.strip()})."
@@ -1019,8 +1034,10 @@ class Policy:
         if result and self.q.operation in ("average", "max", "min") and len(quantities) > 2:
             return self._across_sides_line(call, result, quantities, label)
         change = self.change_pair if result and not pair and self.q.percent else None
-        if change and call.text == self.change_expression() and unit_of(change[0]).startswith("$"):
+        if change and call.text == self.change_expression():
             new, old = change  # "from $214 to $161": the change in money, then in percent
+            if not unit_of(new).startswith("$"):
+                return f"From {old} to {new} is a change of {result}% ({call.result.strip()})."
             return (f"From {old} to {new} is a change of {_money(number_value(new) - number_value(old), unit_of(new))}, "
                     f"or {result}% ({call.result.strip()}).")
         change = self.change_pair if result and not pair and not self.q.percent else None
@@ -1073,6 +1090,10 @@ class Policy:
 #: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
 #: "every gateway", "all the depots": a count the question leaves to the documents.
 _EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?)\s+([a-z][a-z-]+)", re.I)
+#: The largest against the smallest: "than the lowest of the three", "the spread", "between the top and the bottom".
+_SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
+                     r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
+_NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
 _COUNTED = re.compile(r"(?<![\w.$€£-])(\d[\d,]*)\s+([a-z][a-z-]+)", re.I)
 _PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)\s*(?:[a-z$€£]+\s+){0,2}?per\s+([a-z][a-z-]+)", re.I)
 

@@ -58,6 +58,7 @@ from .text import (
     period_mentions,
     stem,
     terms,
+    unit_of,
     word_set,
 )
 
@@ -167,7 +168,8 @@ _NOW = re.compile(r"\b(?:now|currently|current|today|these days|at the moment)\b
 #: "now" alone ("the current one" is a version side of its own).
 _NOW_WORD = re.compile(r"\bnow\b", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
-_SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by))\s+(.+?),\s*", re.I)
+_SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by)|going (?:by|off)|judging by|"
+                     r"based on|(?:by|under) the terms of)\s+(.+?),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency)|"
@@ -426,7 +428,9 @@ def _subject(clause: str, sides: list[str]) -> str:
     clause = re.sub(r"\b(?:(?:more|less|most|least)\s+([a-z]+)|([a-z]+(?:er|est)))\b",
                     lambda m: m[0].replace(m[1] or m[2], dimension(m[1] or m[2]) or m[1] or m[2]), clause)
     if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured
-        clause = re.sub(r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
+        clause = re.sub(r"\bwhich\s+of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:two|three|four|both)\s+[^,?]*?"
+                        r"(?=,|\s(?:has|have|had|is|are|was|were|does|do|did)\b)|"  # "which of the two sales offices has"
+                        r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
                         " ", clause)  # "is tougher on us"
     clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b", "", clause)  # "which items account for the decline"
@@ -551,6 +555,10 @@ def without_scene(question: str, asked: str) -> str:
     return asked
 
 
+#: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
+_LISTED_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*"
+_OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
+                      rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
 _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
 
@@ -624,13 +632,22 @@ def _measures(main: str) -> tuple[str, ...]:
 
 
 #: "from $5,150 to $5,459": a change stated as its two figures.
-FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})\s+to\s+({NUMBER.pattern})")
+FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})(?:\s+([A-Za-z]{{1,3}}))?\s+to\s+(?:about\s+|around\s+|roughly\s+|some\s+)?"
+                     rf"({NUMBER.pattern})(?:\s+(?P<unit>[A-Za-z]{{1,3}})\b)?")  # "from 38 MB to about 6 MB": one unit
+
+
+def from_to(text: str) -> tuple[str, str] | None:
+    """The new and the old value of a change written "from X to Y" in one unit ("from 38 MB to about 6 MB")."""
+    m = FROM_TO.search(text)
+    if not m or unit_of(m[1]) != unit_of(m[3]) or (m[2] or m["unit"] or "").lower() != (m["unit"] or m[2] or "").lower():
+        return None
+    return m[3], m[1]
 
 
 def _direction(text: str) -> str:
-    stated = FROM_TO.search(text)  # "up from 91% to 95%"
-    if stated and number_value(stated[1]) != number_value(stated[2]):
-        return "increase" if number_value(stated[2]) > number_value(stated[1]) else "decline"
+    stated = from_to(text)  # "up from 91% to 95%"
+    if stated and number_value(stated[1]) != number_value(stated[0]):
+        return "increase" if number_value(stated[0]) > number_value(stated[1]) else "decline"
     moved = re.search(r"\b(?:push|pushed|pushes|went|gone|go|goes|move|moved|shot|drove|driven|pull|pulled|brought|"
                       r"dragged|drag)\s+(?:[\w-]+\s+){0,3}?(up|down)\b", text, re.I)  # "what pushed margin up"
     if moved:
@@ -840,8 +857,11 @@ _DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|wher
 def context_names(context: str) -> str:
     """The names and codes a scene-setting statement mentions ("Aurora OTA"), not its dates: they scope the search."""
     words = context.split()
-    words = words[1:] if len(words) < 2 or not words[1][:1].isupper() else words  # "Cedar Valley contract": a name
-    kept = [re.sub(r"(?<=\d)s$", "", w.strip(".,;:!")) for w in words  # "LX-200s": the code
+    owner = re.match(r"([A-Z][\w-]*)['’]s\b", context)  # "Brightwater's finance director": a name ("There's": no)
+    possessive = bool(owner) and owner[1].lower() not in STOPWORDS | {"let"}
+    words = words[1:] if (len(words) < 2 or not words[1][:1].isupper()) and not possessive else words  # "Cedar
+    # Valley contract": a name too
+    kept = [re.sub(r"(?<=\d)s$|['’]s$", "", w.strip(".,;:!")) for w in words  # "LX-200s": the code
             if (w[:1].isupper() or anchors(w)) and not find_periods(w) and w.lower().strip(".,;:!") not in STOPWORDS]
     return " ".join(dict.fromkeys(w for w in kept if w))
 
@@ -943,7 +963,14 @@ def analyse(question: str, today: date | None = None) -> Question:
         one_question = True
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
+    source = source or _SOURCE.match(text)  # "Brightwater is unhappy. Going by the contract, what ...?"
+    if source and text.startswith(source[0]):
+        text = text[source.end():]
+        text = text[:1].upper() + text[1:]
     text = _CONCESSION.sub("", text) or text  # "why did X dip even though sales were a record?" asks about X
+    listed = _OF_LIST.match(text)  # "Of the A, B and C agreements, which ...?": the sides come first
+    if listed:
+        text = text[listed.end()].upper() + text[listed.end() + 1:]
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text), happened_periods(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
     preamble = [c for c in clauses if _PREAMBLE.match(c)]
@@ -955,6 +982,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
         f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)) if context else [])  # the Q4 total?"
     sides = spelled_out or ([] if _own_periods(clauses) else _sides(main, periods, text))
+    if listed:  # (not "the top and the bottom of the three" after it)
+        sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listed[1]) if n]
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []

@@ -200,7 +200,8 @@ def customer_name(question: str) -> str:
         if words and len(" ".join(words)) > 1 and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) \
                 and not find_periods(words[0]):
             name = " ".join(words).removesuffix("'s").removesuffix("'")
-            if not (opens and len(run) == 1):
+            possessive = question[m.end():m.end() + 2] in ("'s", "’s")  # "Brightwater's finance director ..."
+            if not (opens and len(run) == 1) or possessive:
                 return name
             opening = opening or name
     # "oakridge's latest order": whoever owns the orders, however it is written
@@ -266,7 +267,8 @@ _NOT = r"\b(?:not|never|(?:has|have|had|is|are|was|were|do|does|did|ca|could|wou
 _NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|\b(?:not counting|excluding|except|without|other than|"
                       rf"apart from|ignoring|leaving out)\s+(?:the\s+|any\s+)?)$")
 #: "has it arrived yet", "is the order delivered": the status is what is asked, not a filter.
-_YES_NO = re.compile(r"\s*(?:has|have|had|is|are|was|were|did|does|do|will)\s+(?:it|they|this|that|the|my|our|their)\b")
+_YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|are|was|were|did|does|do|will)\s+"
+                     r"(?:it|they|this|that|the|my|our|their)\b")  # (after a dictated "um")
 
 
 def _status(schema: dict[str, Any], question: str) -> str:
