@@ -2066,6 +2066,8 @@ def test_an_engineers_short_forms_are_read():
     assert correct("what changed in rev B of the kiln manual, per spec 2.1?") == (
         "what changed in rev B of the kiln manual, per spec 2.1?")
     assert correct("ferry rev Q2 vs Q1?") == "ferry revenue Q2 vs Q1?"
+    assert correct("How long may a van stay in an EV bay at HQ?") == (
+        "How long may a van stay in an electric-vehicle bay at headquarters?")
 
 
 def test_a_place_named_only_by_its_section_title_binds_the_figure_said_there():
@@ -2135,3 +2137,84 @@ def test_a_change_from_one_amount_to_about_another_in_the_same_unit_is_a_change_
     assert from_to("The new crates cut the average load from 38 kg to about 6 kg.") == ("6", "38")
     assert from_to("Ferries grew from 12 to 15 over the decade.") == ("15", "12")
     assert from_to("The hull went from 3 m to 5 kg.") is None  # two units: no change of one thing
+
+
+def test_how_a_figure_will_be_used_and_how_it_should_sound_ask_nothing_and_a_trailing_source_is_a_source():
+    question = analyse("What's a punchy ridership figure I can use for the Osprey ferry in a newsletter?")
+    assert question.searches() == ["ridership figure Osprey ferry"]
+    question = analyse("What's a catchy figure for the size of the ferry market, according to the latest harbour "
+                       "report?")
+    assert question.source == "latest harbour report" and question.text == "What is a figure for the size of the ferry market?"
+
+
+def test_a_chained_part_that_no_internal_passage_speaks_of_is_tried_on_the_web():
+    question = "When is the lantern festival this year in the town where our head office is?"
+    internal = {"town head office": "[P1] Offices\nOur head office is in Kelso, above the old mill."}
+    observed: list[tuple[str, dict, str]] = []
+    for _ in range(4):
+        calls = decide(conversation(question, observed), [SEARCH, WEB]).tool_calls
+        if not calls or any(name == "web_lookup" for name, _ in calls):
+            break
+        observed += [(name, args, internal.get(args["query"], "[P2] Travel\nStaff travelling to Kelso book rail."))
+                     for name, args in calls]
+    assert any(name == "web_lookup" and "Kelso" in args["query"] and "lantern" in args["query"]
+               for name, args in calls)
+
+
+def test_how_does_a_thing_work_asks_for_that_thing_not_for_the_words_that_identify_its_document():
+    from ragcourse.offline.answering import asked_focus
+    from ragcourse.offline.questions import asked_word
+
+    question = "How does renewal work in the lease with the Kelso bakery, and does it pass the council's checklist?"
+    assert asked_focus("How does renewal work in the lease with the Kelso bakery") == "renewal"
+    assert asked_word(analyse(question).text, "renewal work lease Kelso bakery") == "how"
+    blocks = [Block("lease-kelso.md", "Lease — Kelso bakery",
+                    "This lease is made with the Kelso bakery, 4 Mill Lane, Kelso. The lease is governed by the law of "
+                    "Kelso county. Thereafter the lease renews for one year at a time unless notice is given.")]
+    chosen = select("how renewal work lease Kelso bakery", sentences_of(blocks), 1)
+    assert any("renews" in s.sentence.text for s in chosen)
+
+
+def test_a_dictated_a_versus_b_ends_the_second_side_where_the_question_begins():
+    question = analyse("ok so kelso versus ashby um what does each of them charge per crate and which one charges more")
+    assert question.sides == ("kelso", "ashby") and question.subject == "charge per-crate"
+
+
+def test_a_place_known_by_what_happened_there_is_found_first_with_all_of_its_description():
+    question = analyse("The town where the annual bake-off was held in May 2019 - roughly how many bakers work at our "
+                       "shop there?")
+    assert question.parts == ("town annual bake-off held May 2019", "town roughly bakers work shop")
+    assert question.referring == ("town roughly bakers work shop",)
+
+
+def test_the_two_a_statement_names_are_the_sides_of_which_of_the_two():
+    question = analyse("Kelso Mills and Ashby Foods both renew next spring. Which of the two has the larger contract "
+                       "value, and by how much?")
+    assert question.sides == ("Kelso Mills", "Ashby Foods") and "contract value" in question.subject
+
+
+def test_a_label_before_the_dash_is_the_measure_and_the_current_side_comes_first():
+    question = "locker deposit - what did the old 2019 gym rules give vs the current one, and how much more is it now?"
+    analysed = analyse(question)
+    assert analysed.sides == ("old 2019 gym rules", "current one") and analysed.subject == "locker deposit"
+    passages = {analysed.side_query(side, analysed.subject): f"[G{i}] Gym rules\n{text}" for i, (side, text) in
+                enumerate(zip(analysed.sides, ("Under the 2019 rules the locker deposit was $15.",
+                                               "The locker deposit is now $40."), strict=True))}
+    assert _calculation_after_searches(question, passages) == "40 - 15"
+
+
+def test_ranking_the_four_quarters_of_a_year_compares_the_best_with_the_worst():
+    question = ("Rank the four quarters of 2019 by ferry revenue — which was best, which was worst, and what's the "
+                "spread between them?")
+    analysed = analyse(question)
+    assert analysed.sides == ("Q1 2019", "Q2 2019", "Q3 2019", "Q4 2019") and analysed.subject == "ferry revenue"
+    revenue = {"Q1 2019": "$2.1M", "Q2 2019": "$3.4M", "Q3 2019": "$4.0M", "Q4 2019": "$1.8M"}
+    passages = {analysed.side_query(side, analysed.subject): f"[R{i}] Ferry report {side}\nFerry revenue in {side} was "
+                f"{value}." for i, (side, value) in enumerate(revenue.items())}
+    _, calls = _search_until_computed(question, lambda query: passages.get(query, "[X] Notes\nNothing else."))
+    assert ("compute", {"expression": "4 - 1.8"}) in calls
+
+
+def test_two_measures_compared_over_an_arrow_between_years_are_each_followed_over_the_years():
+    question = analyse("ferry fares 2018 -> 2019: adult fare vs child fare, which one went up more?")
+    assert question.sides == ("2018", "2019") and question.measures == ("adult fare", "child fare")

@@ -301,6 +301,9 @@ _FOCUS = (
     re.compile(r"^\s*(?:give|tell|show) me (?:the|our|its|their) ((?:[\w-]+\s+){0,3}?[\w-]+?)"
                r"(?:\s+(?:of|in|for|from|at|on|under|with|and)\b|\s*[?.]|$)", re.I),
     re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)([\w-]+)", re.I),
+    # "how does renewal work in the agreement with ...": renewal
+    re.compile(r"^\s*how (?:(?:does|do|did|will|would|can)\s+)?(?:the\s+|our\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)\s+"
+               r"(?:work|works|operate|operates|function|functions)\b", re.I),
     re.compile(r"^\s*(?:does|do|is|are|can|will)\s+(?:the\s+|our\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)"
                r"\s+(?:cover|covers|include|includes|apply|applies|allow|allows|exist|exists|offer|offers)\b"
                r"(?:\s+(?:the\s+|an?\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?))?(?:\s+(?:in|at|for|of|under|with)\b|\s*\?|$)", re.I),
@@ -332,7 +335,7 @@ _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
                                "proportion role process purpose benefit limitation implication responsibility "
                                "protection impact effect requirement option step rule financial main key headline deadline cap limit "
-                               "maximum minimum"))
+                               "maximum minimum figure statistic stat"))
 
 
 def asked_focus(question: str) -> str:

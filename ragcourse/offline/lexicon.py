@@ -56,7 +56,7 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "op": "operating", "temp": "temperature", "hrs": "hours", "mins": "minutes", "gm": "gross margin",
                  "rev": "revenue", "adj": "adjustment", "ref": "reference", "yoy": "year-on-year", "ytd": "year-to-date",
                  "cert": "certificate", "certs": "certificates", "config": "configuration", "spec": "specification",
-                 "specs": "specifications"}
+                 "specs": "specifications", "hq": "headquarters", "ev": "electric-vehicle"}
 
 
 #: Short forms that also name a version or a reference when a label follows: "rev B", "spec 2.1", "ref ORD-881".

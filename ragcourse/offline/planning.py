@@ -110,7 +110,8 @@ _NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 #: A section heading that announces causes: "What drove the improvement", "Why it happened", "Root cause".
 _CAUSE_HEADING = re.compile(rf"^\s*(?:what|why|how)\b|{GIVES_CAUSE.pattern}|\bmade the difference\b", re.I)
 #: The question words whose answer has a shape of its own (a date, a place), kept for a part searched by a name.
-_WHEN_WHERE = re.compile(r"\b(when|where|until when|by when)\b", re.I)
+_WHEN_WHERE = re.compile(r"(?:^|[,;:?—–-]\s*|\band\s+)(when|where|until when|by when)\b", re.I)  # asking, not
+# relating: "the city where our head office is" asks no place
 #: Words that single one thing out of many: "the biggest order", "the most satisfied customers".
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
@@ -333,6 +334,9 @@ class Policy:
         if all(periods):
             sides.sort(key=lambda s: find_periods(s)[0].sort_key())
             return quantities[sides[-1]], quantities[sides[0]]
+        current = [s for s in sides if _CURRENT_SIDE.search(s)]  # "the old 2023 policy vs the current one": now first
+        if len(sides) == 2 and len(current) == 1:
+            return quantities[current[0]], quantities[next(s for s in sides if s != current[0])]
         return quantities[sides[0]], quantities[sides[1]]
 
     def total_expression(self, quantities: dict[str, Quantity]) -> str | None:
@@ -648,18 +652,29 @@ class Policy:
 
         # a near miss that never names the asked thing is no answer
         empty = [c for c, own, found in zip(searched, owned, quotes, strict=True) if not naming(own, found)]
+        # "the harbour holiday in the city where our head office is": the city was found inside; its holiday, if
+        # no passage speaks of it, may be public
+        unspoken = [c for c, found in zip(searched, quotes, strict=True) if self._unspoken_part(c, found)]
         if _NAMED.search(self.question_text) or names:
             # ... and a passage that names the thing but says nothing of the asked measure ("Veltrix launched the X"
             # for "how many X did Veltrix ship") is a near miss too: its own reports may say it
             measure = set(terms(self.q.subject)) - set().union(*names) - _GRAMMAR_TERMS
             missed = [c for c, own, found in zip(searched, owned, quotes, strict=True) if c not in empty and measure
                       and not any(measure & s.terms for s in naming(own, found))]
-            return [(web, text_arguments(web, c.text)) for c in empty + missed]
+            return [(web, text_arguments(web, text)) for text in dict.fromkeys(c.text for c in empty + missed + unspoken)]
         # "total bookings in December" is internal: a question naming nobody goes out only when nothing inside
         # answered it, even in other words ("greyfield research: size of the segment?"), once, with its key terms
         if not searched or len(empty) < len(searched) or self._reformulated():
-            return []
+            return [(web, text_arguments(web, c.text)) for c in unspoken]
         return [(web, text_arguments(web, self.q.query))]
+
+    def _unspoken_part(self, call: Call, found: list[Sentence]) -> bool:
+        """Whether ``call`` searched a part that points back with the name the first part's answer gave, and no
+        sentence it found holds half of that part's own words (those the first part does not share)."""
+        part = next((p for p in self.q.referring if self.referent and call.text == f"{self.referent} {p}"), "")
+        first = {t for p in self.q.parts if p not in self.q.referring for t in terms(p)}
+        wanted = {t for t in terms(part) if not find_periods(t)} - first - _GRAMMAR_TERMS
+        return bool(wanted) and not any(2 * len(wanted & (s.terms | s.title_terms)) >= len(wanted) for s in found)
 
     def _unknown_terms(self, searched: list[Call]) -> set[str]:
         """The question's own words (a lower-case name: "rhinmark", "quorra gdansk") that no passage of any internal
@@ -1065,8 +1080,11 @@ class Policy:
         change = "a change" if self.q.percent else "a difference"
         if self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # "the drop in $M and as a fraction"
             result = f"{_money(round(a.value - b.value, 6), a.unit)}, or {result}"
+        ranked = sorted((quantities[s] for s in self.q.sides if s in quantities), key=lambda x: -x.value)
+        order = f" From highest to lowest: {', '.join(f'{label(x.side)} ({x.text})' for x in ranked)}." if (
+            self.q.choice and len(ranked) > 2) else ""  # "rank the four quarters ...": the whole order
         return (f"{label(a.side)} ({a.text}) is {relation} than {label(b.side)} ({b.text}): {change} of {result}{unit} "
-                f"({call.result.strip()}).")
+                f"({call.result.strip()}).{order}")
 
 
     def _across_sides_line(self, call: Call, result: str, quantities: dict[str, Quantity], label: Any) -> str:
@@ -1090,6 +1108,8 @@ class Policy:
 #: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
 #: "every gateway", "all the depots": a count the question leaves to the documents.
 _EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?)\s+([a-z][a-z-]+)", re.I)
+#: A side that is the present one: "the current one", "now", "the new policy".
+_CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 #: The largest against the smallest: "than the lowest of the three", "the spread", "between the top and the bottom".
 _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)

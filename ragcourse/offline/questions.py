@@ -535,6 +535,14 @@ _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i\s+(?:wan
 _PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
                       r"are trying|'m trying|'re trying)\s+to\s+(?!know\b|understand\b|find out\b|check\b|confirm\b|see\b|learn\b)"
                       r"(?![^?]*\b(?:what|which|who|when|where|why|how|whether)\b)[^?,;:]*[.?!]?\s*$", re.I)
+#: "a punchy figure I can use in a product blurb": how the answer will be used and how it should sound ask nothing.
+_FOR_USE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may)\s+(?:use|quote|put|cite|share)\b|"
+                      r"\s+(?:in|for|on)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+)?(?:blurb|brochure|slide|deck|post|copy|flyer|"
+                      r"leaflet|newsletter|pitch|advert)\b|"
+                      r"\b(?:punchy|catchy|snappy|headline|memorable|quotable|striking)\s+(?=(?:[\w-]+\s+)?(?:figure|number|"
+                      r"stat|statistic|fact)s?\b)", re.I)
+#: "What is the size of the market, according to the latest analyst report?": where to look, said last.
+_SOURCE_AFTER = re.compile(r",\s*(?:according to|as (?:stated|reported|said) (?:in|by))\s+([^,?]+?)\s*\?\s*$", re.I)
 #: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
 #: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
 _PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?!\s+when\b)"
@@ -555,6 +563,12 @@ def without_scene(question: str, asked: str) -> str:
     return asked
 
 
+#: "the four quarters of 2023", "each quarter of 2024": a year's quarters, compared.
+_EVERY_QUARTER = re.compile(r"\b(?:the\s+)?(?:four|all|each|every)\s+(?:of\s+the\s+)?quarters?\s+(?:of|in)\s+((?:19|20)\d{2})\b",
+                            re.I)
+#: "Which of the two ...?" after a statement that names them: "Brightwater and Sable Rail both roll over."
+_OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b", re.I)
+_NAMED_PAIR = re.compile(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s+(?:and|or|&)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)")
 #: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _LISTED_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*"
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
@@ -564,7 +578,8 @@ _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under
 
 def _versus(clause: str) -> list[str]:
     """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
-    pieces = re.split(r"\s[-–—]\s|:\s|,\s*(?=which|who|what|how)", clause, flags=re.I)  # "A vs B - which"
+    pieces = re.split(r"\s[-–—]\s|:\s|,\s*(?=which|who|what|how)|\s(?=(?:which|who|what|how)\s+(?:does|do|did|is|are|was|"
+                      r"were|has|have)\b)", clause, flags=re.I)  # "A vs B - which", "a versus b what does each pay"
     clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare|reconcile|contrast)\b", p, re.I)),
                   pieces[0])
     m = re.search(r"\b(?:between|compare|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+"
@@ -675,6 +690,8 @@ def _extreme(text: str) -> str:
     return "max" if upper and not lower else "min" if lower and not upper else ""
 
 
+_RANK = re.compile(r"\brank(?:ed|ing)?\b|\bwhich (?:was|is|were|are) (?:the )?(?:best|worst)\b", re.I)
+_RANKED_BY = re.compile(r"\brank\w*\s+[^?]+?\s+by\s+((?:[\w-]+\s+){0,3}?[\w-]+)(?=\s*(?:[—–,:;?.]|\s-\s|$))", re.I)
 _ASKS_CHOICE = re.compile(rf"\b(?:which|who|whether)\b|\b(?:{_COMPARATIVES})\b", re.I)
 _WHICH_SIDE = re.compile(rf"\b(?:which|who|whether)\b.*\b(?:{_COMPARATIVES})\b", re.I)
 
@@ -817,8 +834,9 @@ def asked_clause(text: str, part: str) -> str:
 def asked_word(text: str, part: str) -> str:
     """The question word ("when", "where", "who") of the clause of ``text`` that the search ``part`` stands for: a
     part's search drops it, but "when the term expires" is answered by a date, not by any sentence about the term."""
-    asked = re.match(r"(?:and\s+)?(until when|by when|when|where|who)\b", asked_clause(text, part), re.I)
-    return asked[1].lower() if asked else ""
+    asked = re.match(r"(?:and\s+)?(until when|by when|when|where|who|how(?=\s+(?:does|do|did|will|would|can)\s+(?:[\w-]+\s+)"
+                     r"{1,3}?(?:work|works|operate|operates|function|functions)\b))\b", asked_clause(text, part), re.I)
+    return asked[1].lower() if asked else ""  # ("how does renewal work": the focus is renewal)
 
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
@@ -928,15 +946,17 @@ def analyse(question: str, today: date | None = None) -> Question:
     question = anchor_relative(question)
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
+    text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
     text = _OPENER.sub("", text) or text
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
     text = _PURPOSE.sub("?", _REMARK.sub("?", text))  # "... over Q4? Just need the number for a model.": the remark asks nothing
     premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
         text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"
-    source = _SOURCE.match(text)
+    text = _FOR_USE.sub("", text)
+    source = _SOURCE.match(text) or _SOURCE_AFTER.search(text)
     if source:
-        text = text[source.end():]
+        text = text[source.end():] if source.start() == 0 else f"{text[:source.start()]}?"
         text = text[:1].upper() + text[1:]
     bridge = _BRIDGE.search(text)
     if bridge:
@@ -982,6 +1002,12 @@ def analyse(question: str, today: date | None = None) -> Question:
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
         f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)) if context else [])  # the Q4 total?"
     sides = spelled_out or ([] if _own_periods(clauses) else _sides(main, periods, text))
+    every = _EVERY_QUARTER.search(f"{context} {text}")
+    if not sides and every:  # "rank the four quarters of 2023 by gross margin": each quarter is a side
+        sides = [f"Q{number} {every[1]}" for number in range(1, 5)]
+    pair = _NAMED_PAIR.search(context) if context and _OF_THE_TWO.search(text) else None
+    if not sides and pair:  # "Brightwater and Sable Rail both roll over. Which of the two ...?"
+        sides = [pair[1], pair[2]]
     if listed:  # (not "the top and the bottom of the three" after it)
         sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listed[1]) if n]
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
@@ -993,9 +1019,17 @@ def analyse(question: str, today: date | None = None) -> Question:
         main = f"{main} {next(m[1] for m in led if m)}"
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
+    if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
+        measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
+                         for pair in [_versus(c)] if len(pair) == 2 and all(pair)), ())
     subject = _refined_subject(main, clauses, sides)
     if not subject and context and spelled_out:  # "Add up bookings for Oct, Nov and Dec. What's the Q4 total?"
         subject = _refined_subject(context, [context], sides)
+    ranked_by = _RANKED_BY.search(f"{context} {text}") if sides else None
+    if ranked_by:  # "rank the four quarters of 2023 by gross margin — which was best ...": the measure ranks them
+        subject = _subject(ranked_by[1], sides)
+    if sides and not subject and context and not _ASKING.search(context) and len(key_phrase(context).split()) <= 5:
+        subject = _subject(context, sides)  # "equipment allowance - what did the old policy give vs the current one?"
     if sides and not subject:  # "which was lower: the X in March or in April?": the measure sits with the sides
         subject = _subject(max(clauses, key=lambda c: sum(side.lower() in c.lower() for side in sides)), sides)
     if qualifiers:
@@ -1021,10 +1055,13 @@ def analyse(question: str, today: date | None = None) -> Question:
     if relative and referring and relative.start() > 0:
         relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain
     if relative:  # "where is the supplier that delivered the flour late located?": find the supplier, then ask
-        rest_text = text[:relative.end(1)] + text[relative.end():]
+        # "the city where the kick-off was held in January - how many staff work there?": its verb ends at the dash
+        held = re.match(r"\s+(?:is|was|are|were)\s+[^,?;:—–]*?(?=\s[-–—]\s)", text[relative.end():], re.I)
+        rest_text = text[:relative.end(1)] + text[relative.end() + (held.end() if held else 0):]
         rest = tuple(dict.fromkeys(p for clause in _PART_SPLIT.split(rest_text) if clause and clause.strip(" ,-–—")
                                    for p in [key_phrase(_with_years(clause, periods))] if p))
-        parts, referring = (key_phrase(_with_years(f"{relative[1]} {relative[2]}", periods)), *rest), rest
+        named_by = f"{relative[1]} {relative[2]} {held[0] if held else ''}"
+        parts, referring = (key_phrase(_with_years(named_by, periods)), *rest), rest
         # "the customer that placed the largest order — when does their contract end?" asks no order's status:
         asked_clauses = [rest_text]  # the clause that names the thing is not what is asked
     else:
@@ -1050,7 +1087,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
-        operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text)),
+        operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
         share_of=_share_of(text) if operation == "share" and not sides else _share_of(text, (_PORTION,))
