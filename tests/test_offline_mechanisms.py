@@ -2218,3 +2218,35 @@ def test_ranking_the_four_quarters_of_a_year_compares_the_best_with_the_worst():
 def test_two_measures_compared_over_an_arrow_between_years_are_each_followed_over_the_years():
     question = analyse("ferry fares 2018 -> 2019: adult fare vs child fare, which one went up more?")
     assert question.sides == ("2018", "2019") and question.measures == ("adult fare", "child fare")
+    question = analyse("adult fare + child fare: 2019 vs 2018, delta for each?")
+    assert question.sides == ("2019", "2018") and question.measures == ("adult fare", "child fare")
+
+
+def test_who_asks_whether_is_the_scene_and_the_part_of_a_whole_is_the_measure():
+    question = analyse("A skipper who got a fuel bonus last year asks whether the fuel-bonus part of the crew pay is "
+                       "larger this time — how do the 2018 and 2019 figures compare?")
+    assert question.sides == ("2018", "2019") and question.subject == "fuel-bonus"
+
+
+def test_their_thing_asked_about_a_party_no_passage_names_is_not_answered_from_anothers_document():
+    question = "Dunmore School is unhappy with a late repair. What call-out fee does their contract set?"
+    passage = ("[L1] Lease — Larkfield Academy\nThe call-out fee is $120 per visit.\n\n"
+               "[L2] Lease — Kelso College\nA call-out fee of $95 applies to each visit.")
+    _, decision = _run_to_answer(question, lambda query: passage)
+    assert "$120" not in decision.content and "$95" not in decision.content
+    _, decision = _run_to_answer(question.replace("Dunmore School", "Larkfield Academy"), lambda query: passage)
+    assert "$120" in decision.content
+
+
+def test_my_two_accounts_names_the_kind_of_the_sides_not_the_measure():
+    question = analyse("fare check on our two ferry lines: who charges more per crossing, Osprey Line or Tern Line, and "
+                       "by how much per trip?")
+    assert question.sides == ("Osprey Line", "Tern Line") and "ferry" not in question.subject
+
+
+def test_between_one_month_and_another_is_one_span_for_the_records():
+    from ragcourse.offline.dates import period_range
+
+    assert period_range("parcels sent between June and December 2019", date(2020, 1, 20)) == (
+        date(2019, 6, 1), date(2019, 12, 31))
+    assert period_range("parcels sent from Q2 to Q3 2019") == (date(2019, 4, 1), date(2019, 9, 30))

@@ -62,21 +62,37 @@ def relative_range(text: str, today: date) -> tuple[date, date] | None:
 _SINCE = re.compile(r"\b(since|after)\s+(?:the\s+)?(?:(?:start|beginning|end)\s+of\s+(?:the\s+)?)?$", re.I)
 
 
+#: "between June and December 2024", "from Q2 to Q4 2024": one span over both periods.
+_FROM = re.compile(r"\b(?:between|from)\s+(?:the\s+)?$", re.I)
+_UNTIL = re.compile(r"\s*(?:and|to|until|till|through|-|–)\s+(?:the\s+)?", re.I)
+
+
+def _span(period: Period) -> tuple[date, date]:
+    """The first and the last day of a dated period."""
+    first, last = {"year": (1, 12), "quarter": (3 * period.number - 2, 3 * period.number),
+                   "month": (period.number, period.number)}[period.kind]
+    return date(period.year, first, 1), _month_end(date(period.year, last, 1))
+
+
 def period_range(text: str, today: date | None = None) -> tuple[date, date] | None:
     """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec;
     with ``today``, "since June 2024" -> 1 June 2024 to today and "after June 2024" -> 1 July 2024 to today."""
     normalised = normalise_periods(text)
-    found = next(((start, p) for start, _, p in period_mentions(normalised) if p.year or today and p.kind != "year"),
-                 None)
+    mentions = period_mentions(normalised)
+    for (start, end, first), (later, _, last) in zip(mentions, mentions[1:]):  # "between June and December 2024"
+        if last.year and first.kind == last.kind != "year" and _FROM.search(normalised[:start]) \
+                and _UNTIL.fullmatch(normalised[end:later]):
+            first = first if first.year else Period(last.year if first.number <= last.number else last.year - 1,
+                                                    first.kind, first.number)
+            return _span(first)[0], _span(last)[1]
+    found = next(((start, p) for start, _, p in mentions if p.year or today and p.kind != "year"), None)
     if found is None:
         return None
     start, period = found
     if not period.year:  # "since June", "my order from mid Jan": the latest such month that has begun
         first_month = 3 * period.number - 2 if period.kind == "quarter" else period.number
         period = Period(today.year if first_month <= today.month else today.year - 1, period.kind, period.number)
-    first, last = {"year": (1, 12), "quarter": (3 * period.number - 2, 3 * period.number),
-                   "month": (period.number, period.number)}[period.kind]
-    span = date(period.year, first, 1), _month_end(date(period.year, last, 1))
+    span = _span(period)
     since = _SINCE.search(normalised[:start])
     if since and today and today > span[1]:
         return (span[0] if since[1].lower() == "since" else span[1] + timedelta(days=1)), today

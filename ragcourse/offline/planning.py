@@ -1009,8 +1009,13 @@ class Policy:
             query = f"{word} {query}"  # "when the initial term ends, and how much notice ...?": the first needs a date
         plain = not (q.comparison or q.cause or q.referring or q.bridge or q.reviewed or q.source or q.operation)
         if plain and len(q.parts) == 1:  # a calculation quotes its inputs by their own searches
-            return q.text
-        return " ".join(query.replace(q.source, " ").split()) if q.source else query
+            query = q.text
+        elif q.source:
+            query = " ".join(query.replace(q.source, " ").split())
+        if q.owner:  # "X is claiming penalties. What rate does their contract set?": the passages must name X
+            owner = set(q.owner.split())
+            query = f"{' '.join(w for w in query.rstrip(' ?').split() if w not in owner)} of {q.owner}"
+        return query
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""

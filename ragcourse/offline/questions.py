@@ -156,7 +156,9 @@ _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
                       r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
-                      r"(?=(?:why|how|what|when|which|who)\b))",
+                      r"(?=(?:why|how|what|when|which|who)\b))|"
+                      # "An engineer who got X last year asks whether ...": who asks is the scene, not the question
+                      r"^[^.?!]{0,80}?\b(?:asks|asked|wonders|wondered|wants to know)\s+(?:me\s+|us\s+)?(?:whether|if)\s+",
                       re.I)
 #: "Rhinmark tender: ..." or "For the Rhinmark tender, ..." names the topic of every part that follows (a label,
 #: not a question of its own).
@@ -281,6 +283,7 @@ class Question:
     operation: str = ""         # how the numbers combine: a key of OPERATIONS or "difference"; "" when none
     answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
     extreme: str = ""           # "top temperature", "go colder": which end of a stated range is asked ("max", "min")
+    owner: str = ""             # whose thing "their contract" asks about, named by the scene before the question
 
     def __str__(self) -> str:
         return self.describe()
@@ -427,13 +430,19 @@ def _subject(clause: str, sides: list[str]) -> str:
     # "more accurate", "hotter": a graded adjective names the measure ("accuracy", "temperature")
     clause = re.sub(r"\b(?:(?:more|less|most|least)\s+([a-z]+)|([a-z]+(?:er|est)))\b",
                     lambda m: m[0].replace(m[1] or m[2], dimension(m[1] or m[2]) or m[1] or m[2]), clause)
-    if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured
+    if sides:  # "which bakery sold more": "bakery" names the kind of the sides, not what is measured, as does
+        # "(on) my two utility accounts"
+        clause = re.sub(r"\b(?:(?:on|for|of|across)\s+)?(?:my|our|the|these|those)\s+(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
+                        r"[\w-]+s\b(?!\s+(?:has|have|is|are|was|were)\b)", " ", clause, flags=re.I)
         clause = re.sub(r"\bwhich\s+of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:two|three|four|both)\s+[^,?]*?"
                         r"(?=,|\s(?:has|have|had|is|are|was|were|does|do|did)\b)|"  # "which of the two sales offices has"
                         r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
                         " ", clause)  # "is tougher on us"
-    clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b", "", clause)  # "which items account for the decline"
+    clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b|\bthis time\b", "", clause)  # "which items account for the decline"
+    clause = re.sub(r"\b([\w-]+)\s+(?:part|portion|component|element) of (?:the|our|its)\s+(?:[\w-]+\s+)?[\w-]+"
+                    r"(?=\s+(?:is|are|was|were|has|have|had|in|for|at|on|to|and|or|vs|versus|than)\b|\s*[,?.;:—–]|$)", r"\1",
+                    clause)  # "the market-adjustment part of the pay review": the market adjustment
     clause = re.sub(r"\b([Pp]er)\s+(?!cent\b)([a-z]+)\b(?![\w-])", r"\1-\2", clause)  # "per gateway": a rate
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
@@ -566,6 +575,9 @@ def without_scene(question: str, asked: str) -> str:
 #: "the four quarters of 2023", "each quarter of 2024": a year's quarters, compared.
 _EVERY_QUARTER = re.compile(r"\b(?:the\s+)?(?:four|all|each|every)\s+(?:of\s+the\s+)?quarters?\s+(?:of|in)\s+((?:19|20)\d{2})\b",
                             re.I)
+#: A statement about a party: "Dunmore School is unhappy ...", "Brightwater's ops lead ...", "... from Kelso Mills".
+_PARTY = re.compile(r"^[A-Z][\w&-]*['’]s\s|^(?:[A-Z][\w&-]*\s+)+(?:is|are|was|were|has|have|had|keeps?|wants?|says?)\b|"
+                    r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "Which of the two ...?" after a statement that names them: "Brightwater and Sable Rail both roll over."
 _OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b", re.I)
 _NAMED_PAIR = re.compile(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s+(?:and|or|&)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)")
@@ -574,6 +586,14 @@ _LISTED_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*"
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
 _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
+
+
+def _joined(clause: str) -> list[str]:
+    """The two measures of a label that joins them and asks nothing: "merit pool + market adjustment"."""
+    if _ASKING.search(clause) or not re.search(r"[+&]", clause):  # ("give both shares and the gap": no label)
+        return []
+    pair = [key_phrase(p) for p in re.split(r"\s*[+&]\s*", clause.strip(" -–—"))]
+    return pair if len(pair) == 2 and all(0 < len(p.split()) <= 4 for p in pair) else []
 
 
 def _versus(clause: str) -> list[str]:
@@ -1021,7 +1041,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
         measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
-                         for pair in [_versus(c)] if len(pair) == 2 and all(pair)), ())
+                         for pair in [_versus(c) or _joined(c)] if len(pair) == 2 and all(pair)), ())
     subject = _refined_subject(main, clauses, sides)
     if not subject and context and spelled_out:  # "Add up bookings for Oct, Nov and Dec. What's the Q4 total?"
         subject = _refined_subject(context, [context], sides)
@@ -1091,5 +1111,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
         share_of=_share_of(text) if operation == "share" and not sides else _share_of(text, (_PORTION,))
-        if operation == "portion" else (), extreme=_extreme(text))
+        if operation == "portion" else (), extreme=_extreme(text),
+        owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
+        else "")
     return replace(analysed, answer_type=_answer_type(analysed))
