@@ -2250,3 +2250,20 @@ def test_between_one_month_and_another_is_one_span_for_the_records():
     assert period_range("parcels sent between June and December 2019", date(2020, 1, 20)) == (
         date(2019, 6, 1), date(2019, 12, 31))
     assert period_range("parcels sent from Q2 to Q3 2019") == (date(2019, 4, 1), date(2019, 9, 30))
+
+
+def test_within_which_asks_a_question_and_is_no_relative_clause():
+    question = analyse("Within which time does the ferry office answer, when one ticket is lost?")
+    assert len(question.parts) == 1 and not question.referring
+
+
+def test_a_label_that_names_a_check_asks_nothing():
+    question = analyse("Fare accuracy check: when the inspectors counted tickets at Kelso in May, what value did they "
+                       "find missing?")
+    assert question.searches() == ["inspectors counted tickets Kelso May value missing"]
+
+
+def test_one_name_in_each_parallel_clause_makes_the_sides_and_their_kind_is_no_measure():
+    question = analyse("What notice period does the Kelso Mills lease set, what does the Ashby Foods lease set, and "
+                       "which one is longer?")
+    assert question.sides == ("Kelso Mills", "Ashby Foods") and question.subject == "notice period"

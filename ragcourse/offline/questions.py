@@ -145,7 +145,9 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
 _PREAMBLE = re.compile(r"^(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)"
                        r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
                        # "For the board slide: ...", "Need the year-to-date figure: ...": what the answer is for
-                       r"(?:for (?:the|my|our|a|an|this|next)|(?:i )?need (?:the|a|an))\s[a-z\s/-]{1,40}$)", re.I)
+                       r"(?:for (?:the|my|our|a|an|this|next)|(?:i )?need (?:the|a|an))\s[a-z\s/-]{1,40}$|"
+                       # "Stock accuracy check: ...", "Quick question: ...": a label for the request
+                       r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$)", re.I)
 #: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
@@ -426,6 +428,9 @@ exactly really actually every dragged pushed pulled weighed hurt boosted lifted
 
 def _subject(clause: str, sides: list[str]) -> str:
     for side in sorted(filter(None, sides), key=len, reverse=True):
+        # "does the Oakridge framework agreement set": the side's kind and the verb that gives its figure
+        clause = re.sub(rf"{re.escape(side)}(?:\s+[a-z][\w-]*){{0,2}}?\s+(?:sets?|gives?|says?|states?|specif(?:y|ies))\b",
+                        side, clause)
         clause = clause.replace(side, " ")
     # "more accurate", "hotter": a graded adjective names the measure ("accuracy", "temperature")
     clause = re.sub(r"\b(?:(?:more|less|most|least)\s+([a-z]+)|([a-z]+(?:er|est)))\b",
@@ -436,7 +441,9 @@ def _subject(clause: str, sides: list[str]) -> str:
                         r"[\w-]+s\b(?!\s+(?:has|have|is|are|was|were)\b)", " ", clause, flags=re.I)
         clause = re.sub(r"\bwhich\s+of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:two|three|four|both)\s+[^,?]*?"
                         r"(?=,|\s(?:has|have|had|is|are|was|were|does|do|did)\b)|"  # "which of the two sales offices has"
-                        r"\b(which|what)\s+[\w-]+|\bwhose\b", " ", clause, flags=re.I)
+                        r"\b(which|what)\s+[\w-]+\b(?!\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|will)\b)[a-z][\w-]*\s+"
+                        r"(?:is|are|was|were|has|have|had|did|does|do|can|will)\b)|\bwhose\b", " ", clause, flags=re.I)
+        # ("what notice period does ...": a two-word measure after "what" stays)
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
                         " ", clause)  # "is tougher on us"
     clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b|\bthis time\b", "", clause)  # "which items account for the decline"
@@ -578,6 +585,8 @@ _EVERY_QUARTER = re.compile(r"\b(?:the\s+)?(?:four|all|each|every)\s+(?:of\s+the
 #: A statement about a party: "Dunmore School is unhappy ...", "Brightwater's ops lead ...", "... from Kelso Mills".
 _PARTY = re.compile(r"^[A-Z][\w&-]*['’]s\s|^(?:[A-Z][\w&-]*\s+)+(?:is|are|was|were|has|have|had|keeps?|wants?|says?)\b|"
                     r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
+#: A name inside a clause (not its first word): "the Oakridge Chemicals framework agreement".
+_CLAUSE_NAME = re.compile(r"(?<=[a-z] )[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
 #: "Which of the two ...?" after a statement that names them: "Brightwater and Sable Rail both roll over."
 _OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b", re.I)
 _NAMED_PAIR = re.compile(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s+(?:and|or|&)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)")
@@ -861,7 +870,8 @@ def asked_word(text: str, part: str) -> str:
 
 #: "the customer that postponed its order", "the meter which won the tender": a thing known only by what it did.
 _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)(?<!\bon)(?<!\bin)(?<!\bat)(?<!\bfor)"
-                       r"(?<!\bby)(?<!\bof)(?<!\bto)(?<!\bwith)(?<!\bfrom)\s+(?:that|who|which|whose|behind|(?<=[a-z] )where)\s+"
+                       r"(?<!\bby)(?<!\bof)(?<!\bto)(?<!\bwith)(?<!\bfrom)(?<!\bwithin)(?<!\bduring)(?<!\bunder)(?<!\bafter)"
+                       r"(?<!\bbefore)\s+(?:that|who|which|whose|behind|(?<=[a-z] )where)\s+"
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
@@ -900,7 +910,8 @@ def context_names(context: str) -> str:
     words = words[1:] if (len(words) < 2 or not words[1][:1].isupper()) and not possessive else words  # "Cedar
     # Valley contract": a name too
     kept = [re.sub(r"(?<=\d)s$|['’]s$", "", w.strip(".,;:!")) for w in words  # "LX-200s": the code
-            if (w[:1].isupper() or anchors(w)) and not find_periods(w) and w.lower().strip(".,;:!") not in STOPWORDS]
+            if (w[:1].isupper() or anchors(w)) and not find_periods(w) and w.lower().strip(".,;:!") not in STOPWORDS
+            and not re.fullmatch(r"[A-Z]&[A-Z][.,;:!]?", w)]  # "Q&A", "R&D": no name
     return " ".join(dict.fromkeys(w for w in kept if w))
 
 
@@ -1033,6 +1044,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
+        # "What lead time does the A agreement set, what does the B agreement set, and which is shorter?": one name
+        # in each of the parallel clauses
+        named = [found[0] for c in clauses if len(found := _CLAUSE_NAME.findall(c)) == 1] if _WHICH_SIDE.search(text) else []
+        sides = sides or (named if len(named) >= 2 and len(set(named)) == len(named) else [])
     led = [_MEASURE_LED.match(side) for side in sides]
     if len(sides) == 2 and any(led):  # "max pipe size lx-200 vs the vx-9": the measure leads the first side
         sides = [m[2] if m else side for m, side in zip(led, sides, strict=True)]
