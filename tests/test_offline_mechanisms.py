@@ -2267,3 +2267,14 @@ def test_one_name_in_each_parallel_clause_makes_the_sides_and_their_kind_is_no_m
     question = analyse("What notice period does the Kelso Mills lease set, what does the Ashby Foods lease set, and "
                        "which one is longer?")
     assert question.sides == ("Kelso Mills", "Ashby Foods") and question.subject == "notice period"
+
+
+def test_a_code_items_later_sentences_are_about_its_code_and_a_prohibition_is_answered_by_one():
+    blocks = [Block("kiln.md", "Kiln manual — Fault codes",
+                    "- K-210: door sensor open on the kiln. Do not reset the kiln controller: the firing log is lost.\n"
+                    "- K-220: thermocouple fault. Replace the probe.")]
+    sentences = sentences_of(blocks)
+    reset = next(s for s in sentences if s.text.startswith("Do not reset"))
+    assert "k-210" in reset.anchors and "k-220" not in reset.anchors
+    chosen = select("what does the kiln manual say you must not do when you see K-210", sentences, 1)
+    assert chosen[0].sentence.text.startswith("Do not reset")

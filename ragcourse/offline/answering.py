@@ -136,6 +136,15 @@ def _quotable(text: str) -> list[str]:
     return kept
 
 
+#: "What must you not do ...", "what NOT to do", "is never allowed": asks what is forbidden.
+ASKS_PROHIBITION = re.compile(r"\b(?:must|should|shall|may)\s+not\b|\b(?:mustn't|shouldn't)\b|\bnot\s+to\s+do\b|"
+                              r"(?-i:\bNOT\b)|\bnever\b|\bnot (?:allowed|permitted)\b", re.I)
+_PROHIBITS = re.compile(r"\b(?:do not|don't|never|must not|should not|may not|not allowed|not permitted|prohibited|"
+                        r"forbidden)\b", re.I)
+#: A list item headed by a code: "- AG-115: server certificate validation failed. ...".
+_CODE_ITEM = re.compile(r"^\s*(?:[-*•]\s+|\d+[.)]\s+)?([A-Z]{1,4}-?\d{2,4}[A-Za-z]?)\s*:\s")
+
+
 def sentences_of(blocks: Sequence[Block]) -> list[Sentence]:
     """Every quotable sentence of the passages, in reading order, without repeats."""
     return list(_sentences_of(tuple(blocks)))
@@ -152,6 +161,7 @@ def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
         with_year = [p for p in dated if p.year]
         topic = with_year[0] if len({(p.kind, p.number) for p in dated}) == 1 and with_year else None
         lead = len(result)
+        items = [(line, m[1]) for line in block.text.splitlines() if (m := _CODE_ITEM.match(line))]
         for text in _quotable(block.text):
             if text in seen:
                 result[seen[text]] = _also_in(result[seen[text]], block.label)
@@ -162,6 +172,10 @@ def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
             if not any(map(is_year, own - set(TARGET_YEAR.findall(text)))):  # "in the third quarter" of the title's year
                 inherited = inherited | set(filter(is_year, title_anchors))
             own_terms = set(terms(text)) | initialisms(text) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
+            # "- AG-115: certificate failed. Do not factory-reset the gateway.": the item's later sentences are about
+            # its code too
+            item = next((code for line, code in items if text in line and not text.startswith(code)), "")
+            own, own_terms = (own | anchors(item), own_terms | set(terms(item))) if item else (own, own_terms)
             scope_terms = set(terms(scope)) | ({CAUSE_TERM} if GIVES_CAUSE.search(block.title) else set())
             result.append(Sentence(text, block.label, len(result), frozenset(own_terms), frozenset(scope_terms),
                                    frozenset(own | inherited), topic, tuple(find_periods(scope)), lead,
@@ -449,10 +463,15 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     longer reads as the question, see :func:`figure_asked`). Sentences in ``exclude`` are already in the answer:
     a later search should add something new.
     """
-    supporting = [s for s in score(question, sentences) if s.supports and s.sentence.text not in exclude]
+    scored = [s for s in score(question, sentences) if s.sentence.text not in exclude]
+    supporting = [s for s in scored if s.supports]
     unfiltered = list(supporting)  # a trailing "and until when?" is answered by a date, not the number asked first
     if CAUSE_TERM in question_terms(question):  # a "why" question is answered by a sentence that gives a cause
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
+    if ASKS_PROHIBITION.search(question):  # "what must you not do": a sentence that forbids something, about the
+        # thing asked (its codes), even one that shares few of the question's words
+        forbidding = [s for s in scored if _PROHIBITS.search(s.sentence.text) and not s.missing and s.topical]
+        supporting = forbidding[:1] + [s for s in supporting if s not in forbidding[:1]]
     figure = figure_asked(question) if figure is None else figure
     if figure:
         # an amount of money, not a count or a date; a length of time, not any number

@@ -36,6 +36,7 @@ from typing import Any
 
 from .. import prompts
 from .answering import (
+    ASKS_PROHIBITION,
     GIVES_CAUSE,
     REFUSAL,
     Sentence,
@@ -1012,6 +1013,8 @@ class Policy:
             query = q.text
         elif q.source:
             query = " ".join(query.replace(q.source, " ").split())
+        if ASKS_PROHIBITION.search(asked_clause(q.text, query)):  # "... say you must not do when you see that code"
+            query = f"{query} must not"
         if q.owner:  # "X is claiming penalties. What rate does their contract set?": the passages must name X
             owner = set(q.owner.split())
             query = f"{' '.join(w for w in query.rstrip(' ?').split() if w not in owner)} of {q.owner}"
