@@ -2278,3 +2278,11 @@ def test_a_code_items_later_sentences_are_about_its_code_and_a_prohibition_is_an
     assert "k-210" in reset.anchors and "k-220" not in reset.anchors
     chosen = select("what does the kiln manual say you must not do when you see K-210", sentences, 1)
     assert chosen[0].sentence.text.startswith("Do not reset")
+
+
+def test_a_percentage_rate_per_week_times_the_weeks_the_question_says_in_words():
+    question = "If a ferry refit runs three weeks late, what penalty does the yard owe?"
+    passage = ("[Y1] Refit contract — Penalties\nIf the yard finishes late, it pays 1.5% of the value of the refit per "
+               "week of delay, up to 10% of the refit value.")
+    _, calls = _search_until_computed(question, lambda query: passage)
+    assert ("compute", {"expression": "3 * 1.5"}) in calls

@@ -94,6 +94,11 @@ _SPOKEN = re.compile(rf"\b{_NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+){_NUMBER_WORD})*\
 _SPOKEN_QUARTER = re.compile(r"\bQ\s*(one|two|three|four)\b", re.I)
 
 
+def number_word(word: str) -> int | None:
+    """"three" -> 3: a small number written as a word ("three weeks late")."""
+    return _UNITS.get(word.lower())
+
+
 def spoken_numbers(text: str) -> str:
     """Numbers said rather than written, as a dictated question has them: "four hundred twenty gateways" -> "420
     gateways", "twenty twenty-four" -> "2024", "Q three" -> "Q3". Small numbers alone ("the two offices") stay words."""

@@ -49,7 +49,7 @@ from .answering import (
     speaks_of,
 )
 from .dates import fill_years, today_from
-from .lexicon import similarity
+from .lexicon import number_word, similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     Quantity,
@@ -439,7 +439,10 @@ class Policy:
         sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650". A count of what the question
         itself asks per ("the fee per month over 3 months") is not multiplied: the rate is the answer."""
         product = self._rate_product
-        return f"{plain_number(number_value(product[0]))} * {plain_number(number_value(product[1]))}" if product else None
+        if not product:
+            return None
+        count = number_word(product[0]) or number_value(product[0])  # "three weeks late"
+        return f"{plain_number(count)} * {plain_number(number_value(product[1]))}"
 
     @cached_property
     def _rate_product(self) -> tuple[str, str, str] | None:
@@ -1042,9 +1045,11 @@ class Policy:
         records = self.records
         if result and records and call.text == records.expression:
             return records.line(result, call.result.strip())
-        if result and call.text == self.rate_expression() and unit_of(self._rate_product[1]).startswith("$"):
-            count, rate, thing = self._rate_product  # "240 gateways at $1,750 per gateway come to $420,000"
-            value = _money(_value(calculation_result(call.result or "")), unit_of(rate))
+        if result and call.text == self.rate_expression() and unit_of(self._rate_product[1])[:1] in ("$", "%"):
+            count, rate, thing = self._rate_product  # "240 × $1,750 per gateway comes to $420,000", "3 × 2% per week"
+            total = _value(calculation_result(call.result or ""))
+            value = f"{result}%" if unit_of(rate) == "%" else _money(total, unit_of(rate))
+            count = count if count[:1].isdigit() else str(number_word(count))
             return f"{count} × {rate} per {thing} comes to {value} ({call.result.strip()})."
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
@@ -1122,8 +1127,10 @@ _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
-_COUNTED = re.compile(r"(?<![\w.$€£-])(\d[\d,]*)\s+([a-z][a-z-]+)", re.I)
-_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)\s*(?:[a-z$€£]+\s+){0,2}?per\s+([a-z][a-z-]+)", re.I)
+_COUNTED = re.compile(r"(?<![\w.$€£-])(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+([a-z][a-z-]+)",
+                      re.I)
+#: "$1,650 per gateway", "2% of the value of the late order per week": a rate and what it is counted per.
+_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?per\s+([a-z][a-z-]+)", re.I)
 
 #: A sentence that states a whole together with its parts.
 _WHOLE_AND_PARTS = re.compile(r"\b(?:of which|out of|includes?|including|comprises?|comprising|made up of|in total|"
