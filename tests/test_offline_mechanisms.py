@@ -2068,6 +2068,7 @@ def test_an_engineers_short_forms_are_read():
     assert correct("ferry rev Q2 vs Q1?") == "ferry revenue Q2 vs Q1?"
     assert correct("How long may a van stay in an EV bay at HQ?") == (
         "How long may a van stay in an electric-vehicle bay at headquarters?")
+    assert correct("What EV/EBITDA did the ferry firm trade at?") == "What EV/EBITDA did the ferry firm trade at?"
 
 
 def test_a_place_named_only_by_its_section_title_binds_the_figure_said_there():
@@ -2142,6 +2143,8 @@ def test_a_change_from_one_amount_to_about_another_in_the_same_unit_is_a_change_
 def test_how_a_figure_will_be_used_and_how_it_should_sound_ask_nothing_and_a_trailing_source_is_a_source():
     question = analyse("What's a punchy ridership figure I can use for the Osprey ferry in a newsletter?")
     assert question.searches() == ["ridership figure Osprey ferry"]
+    # a document that exists is a source, not a use: "in the May newsletter" stays
+    assert "newsletter" in analyse("What did the ferry company announce in the May newsletter?").searches()[0]
     question = analyse("What's a catchy figure for the size of the ferry market, according to the latest harbour "
                        "report?")
     assert question.source == "latest harbour report" and question.text == "What is a figure for the size of the ferry market?"
@@ -2220,6 +2223,7 @@ def test_two_measures_compared_over_an_arrow_between_years_are_each_followed_ove
     assert question.sides == ("2018", "2019") and question.measures == ("adult fare", "child fare")
     question = analyse("adult fare + child fare: 2019 vs 2018, delta for each?")
     assert question.sides == ("2019", "2018") and question.measures == ("adult fare", "child fare")
+    assert analyse("R&D spend at the ferry yard: 2019 vs 2018, change?").measures == ()  # one measure, not "R" and "D"
 
 
 def test_who_asks_whether_is_the_scene_and_the_part_of_a_whole_is_the_measure():

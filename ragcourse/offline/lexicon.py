@@ -56,7 +56,7 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "op": "operating", "temp": "temperature", "hrs": "hours", "mins": "minutes", "gm": "gross margin",
                  "rev": "revenue", "adj": "adjustment", "ref": "reference", "yoy": "year-on-year", "ytd": "year-to-date",
                  "cert": "certificate", "certs": "certificates", "config": "configuration", "spec": "specification",
-                 "specs": "specifications", "hq": "headquarters", "ev": "electric-vehicle"}
+                 "specs": "specifications", "hq": "headquarters"}
 
 
 #: Short forms that also name a version or a reference when a label follows: "rev B", "spec 2.1", "ref ORD-881".
@@ -79,6 +79,9 @@ def correct(text: str) -> str:
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
         text, m.end()) else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
+    # "EV charging bays" (an "EV" in a finance text is enterprise value: only a vehicle's things make it a vehicle)
+    text = re.sub(r"\bEVs?\b(?=\s+(?:charg\w*|bays?|cars?|points?|spaces?|batter(?:y|ies)|fleet)\b)", "electric-vehicle",
+                  text, flags=re.I)
     text = re.sub(r"\b(?:u+m+|u+h+|erm|uhm|hm+)\b,?\s*", "", text, flags=re.I)  # a dictated "so um what ..."
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), spoken_numbers(text))
 
@@ -92,6 +95,10 @@ _SCALES = {"hundred": 100, "thousand": 1000}
 _NUMBER_WORD = rf"(?:{'|'.join([*_TENS, *_UNITS, *_SCALES])})"
 _SPOKEN = re.compile(rf"\b{_NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+){_NUMBER_WORD})*\b", re.I)
 _SPOKEN_QUARTER = re.compile(r"\bQ\s*(one|two|three|four)\b", re.I)
+
+
+#: A count a question may write as a word: "three weeks late".
+COUNT_WORD = "|".join(w for w, n in _UNITS.items() if 2 <= n <= 12)
 
 
 def number_word(word: str) -> int | None:

@@ -49,7 +49,7 @@ from .answering import (
     speaks_of,
 )
 from .dates import fill_years, today_from
-from .lexicon import number_word, similarity
+from .lexicon import COUNT_WORD, number_word, similarity
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     Quantity,
@@ -1127,8 +1127,7 @@ _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
-_COUNTED = re.compile(r"(?<![\w.$€£-])(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+([a-z][a-z-]+)",
-                      re.I)
+_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*|{COUNT_WORD})\s+([a-z][a-z-]+)", re.I)
 #: "$1,650 per gateway", "2% of the value of the late order per week": a rate and what it is counted per.
 _PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?per\s+([a-z][a-z-]+)", re.I)
 

@@ -553,7 +553,8 @@ _PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|wan
                       r"(?![^?]*\b(?:what|which|who|when|where|why|how|whether)\b)[^?,;:]*[.?!]?\s*$", re.I)
 #: "a punchy figure I can use in a product blurb": how the answer will be used and how it should sound ask nothing.
 _FOR_USE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may)\s+(?:use|quote|put|cite|share)\b|"
-                      r"\s+(?:in|for|on)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+)?(?:blurb|brochure|slide|deck|post|copy|flyer|"
+                      # (not "in the July newsletter": a document that exists is a source)
+                      r"\s+(?:in|for|on)\s+(?:a|an|my)\s+(?:[\w-]+\s+)?(?:blurb|brochure|slide|deck|post|copy|flyer|"
                       r"leaflet|newsletter|pitch|advert)\b|"
                       r"\b(?:punchy|catchy|snappy|headline|memorable|quotable|striking)\s+(?=(?:[\w-]+\s+)?(?:figure|number|"
                       r"stat|statistic|fact)s?\b)", re.I)
@@ -589,9 +590,9 @@ _PARTY = re.compile(r"^[A-Z][\w&-]*['’]s\s|^(?:[A-Z][\w&-]*\s+)+(?:is|are|was|
 _CLAUSE_NAME = re.compile(r"(?<=[a-z] )[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
 #: "Which of the two ...?" after a statement that names them: "Brightwater and Sable Rail both roll over."
 _OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b", re.I)
-_NAMED_PAIR = re.compile(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s+(?:and|or|&)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)")
-#: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _LISTED_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*"
+_NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+({_LISTED_NAME})")
+#: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
 _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
@@ -599,9 +600,10 @@ _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under
 
 def _joined(clause: str) -> list[str]:
     """The two measures of a label that joins them and asks nothing: "merit pool + market adjustment"."""
-    if _ASKING.search(clause) or not re.search(r"[+&]", clause):  # ("give both shares and the gap": no label)
+    joins = r"\s*\+\s*|\s+&\s+"  # (not the "&" inside "R&D")
+    if _ASKING.search(clause) or not re.search(joins, clause):  # ("give both shares and the gap": no label)
         return []
-    pair = [key_phrase(p) for p in re.split(r"\s*[+&]\s*", clause.strip(" -–—"))]
+    pair = [key_phrase(p) for p in re.split(joins, clause.strip(" -–—"))]
     return pair if len(pair) == 2 and all(0 < len(p.split()) <= 4 for p in pair) else []
 
 
