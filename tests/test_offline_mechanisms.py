@@ -2240,6 +2240,7 @@ def test_their_thing_asked_about_a_party_no_passage_names_is_not_answered_from_a
     assert "$120" not in decision.content and "$95" not in decision.content
     _, decision = _run_to_answer(question.replace("Dunmore School", "Larkfield Academy"), lambda query: passage)
     assert "$120" in decision.content
+    assert "whose: Dunmore School" in analyse(question).describe()  # the printed analysis shows whose contract
 
 
 def test_my_two_accounts_names_the_kind_of_the_sides_not_the_measure():

@@ -42,6 +42,7 @@ from .text import (
     MONTHS,
     STOPWORDS,
     TARGET_YEAR,
+    WH_WORD,
     Period,
     anchors,
     find_periods,
@@ -436,7 +437,7 @@ _WHAT_MEASURE = re.compile(r"\bwhat (?:is|was|are|were) (?:the |our |its |their 
 
 #: "veltrix 2024 revenue - how much?": the measure first, then the bare question word.
 _MEASURE_THEN_HOW_MUCH = re.compile(r"^(.+?)\s*(?:[-–—:,?]|\s)\s*how much\s*\??\s*$", re.I)
-_ASKS_WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how|whether|is|are|was|were|do|does|did|can|"
+_ASKS_WH = re.compile(rf"\b(?:{WH_WORD}|is|are|was|were|do|does|did|can|"
                       r"could|will|would|has|have)\b", re.I)
 
 

@@ -50,6 +50,7 @@ from .text import (
     NUMBER,
     RELATIVE_SIDE,
     STOPWORDS,
+    WH_WORD,
     Period,
     anchors,
     find_periods,
@@ -142,7 +143,7 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b|"
                          r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short)\b", re.I)
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
-_PREAMBLE = re.compile(r"^(?!.*\b(?:what|which|who|whom|whose|when|where|why|how|whether)\b)"
+_PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
                        # "For the board slide: ...", "Need the year-to-date figure: ...": what the answer is for
                        r"(?:for (?:the|my|our|a|an|this|next)|(?:i )?need (?:the|a|an))\s[a-z\s/-]{1,40}$|"
@@ -164,7 +165,7 @@ _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s
                       re.I)
 #: "Rhinmark tender: ..." or "For the Rhinmark tender, ..." names the topic of every part that follows (a label,
 #: not a question of its own).
-_LABEL = re.compile(r"^((?:(?!\b(?:what|which|who|whom|whose|when|where|why|how|whether|is|are|does|do|did)\b)"
+_LABEL = re.compile(rf"^((?:(?!\b(?:{WH_WORD}|is|are|does|do|did)\b)"
                     r"[^:?])+):\s|^(?:for|about|regarding|on) (?:the |our )?([^,?:]+),\s+(?=(?:what|which|who|when|where|"
                     r"why|how|until|by|is|are|do|does|can)\b)", re.I)
 #: "now", "currently": the present side of a comparison with a named year.
@@ -298,7 +299,7 @@ class Question:
                 ("operation", self.operation or "-"), ("answer", self.answer_type),
                 ("searches", " | ".join(self.searches()))]
         rows += [(name, value) for name, value in (("reasons", "yes" if self.cause else ""), ("source", self.source),
-                 ("orders tool", "yes" if self.orders else ""), ("web", "yes" if self.public else "")) if value]
+                 ("whose", self.owner), ("orders tool", "yes" if self.orders else ""), ("web", "yes" if self.public else "")) if value]
         return "\n".join(f"{name:>13}: {value}" for name, value in rows)
 
     @property
@@ -851,7 +852,7 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
-_ASKING = re.compile(r"(?:and\s+)?(?:what|which|who|whom|whose|when|where|why|how|whether)\b", re.I)
+_ASKING = re.compile(rf"(?:and\s+)?{WH_WORD}\b", re.I)
 
 
 def asked_clause(text: str, part: str) -> str:

@@ -38,6 +38,8 @@ i'd i'm i've i'll we'd we're we've you'd you're didn't doesn't don't isn't wasn'
 hadn't can't couldn't won't wouldn't shouldn't went gone come
 """)
 
+#: The words that open a question about something ("what", "whether"), as a regex group.
+WH_WORD = r"(?:what|which|who|whom|whose|when|where|why|how|whether)"
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 _MONTH_PREFIX = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
