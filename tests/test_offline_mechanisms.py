@@ -2291,3 +2291,46 @@ def test_a_percentage_rate_per_week_times_the_weeks_the_question_says_in_words()
                "week of delay, up to 10% of the refit value.")
     _, calls = _search_until_computed(question, lambda query: passage)
     assert ("compute", {"expression": "3 * 1.5"}) in calls
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("For Maria's review: the Gull Line charter's renewal clause - how long are the renewal terms?",
+     "Gull Line charter renewal clause long renewal terms"),
+    ("Quick one for the school newsletter: how many pupils did Dunmore School enrol in 2023?",
+     "pupils Dunmore School enrol 2023"),
+    ("Before I start haggling: who has to sign off a new kiln, and how many quotes do I need?", "quotes need"),
+    ("Can you pull together a one-liner for Maria: how many boats did the Saltmarsh yard launch in 2022?",
+     "boats Saltmarsh yard launch 2022"),
+    ("Item 3 - bakery audit. How much flour was missing at the stock count? State the figure.",
+     "bakery audit flour missing stock count"),
+])
+def test_what_the_answer_is_for_asks_nothing_and_names_no_scope(question, asked):
+    parts = analyse(question).parts
+    assert asked in parts and not any(word in " ".join(parts) for word in ("Maria", "haggling", "Quick", "Item", "State"))
+
+
+def test_the_status_of_one_record_asked_about_is_no_filter_but_a_status_of_many_is():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = _orders_tool("open, shipped, delivered, delayed")
+    today = date(2024, 2, 5)
+    assert "status" not in order_arguments(tool, "Orlo Cycles wants to know the expected delivery date of the bikes "
+                                                 "they ordered on 2 Feb. Which carrier has them?", today)
+    assert order_arguments(tool, "Which orders from January 2024 have been delivered?", today)["status"] == "delivered"
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("parcels sent in the back half of 2019", (date(2019, 7, 1), date(2019, 12, 31))),
+    ("parcels sent in H1 2019", (date(2019, 1, 1), date(2019, 6, 30))),
+    ("parcels sent in Q2 and Q3 2019", (date(2019, 4, 1), date(2019, 9, 30))),
+    ("parcels sent July, August and September 2019", (date(2019, 7, 1), date(2019, 9, 30))),
+    ("parcels sent in March and May 2019", (date(2019, 3, 1), date(2019, 3, 31))),  # not a run: the first month
+])
+def test_a_half_year_or_a_run_of_periods_is_one_span_for_the_records(text, span):
+    from ragcourse.offline.dates import period_range
+
+    assert period_range(text, date(2020, 1, 20)) == span
+
+
+def test_an_aggregate_asks_for_the_sum():
+    assert analyse("What is the aggregate value of the kilns Harbor Pottery bought in 2019?").total

@@ -74,10 +74,32 @@ def _span(period: Period) -> tuple[date, date]:
     return date(period.year, first, 1), _month_end(date(period.year, last, 1))
 
 
+_LISTED = re.compile(r"\s*(?:,\s*(?:and\s+)?|and|&)\s*", re.I)
+
+
+def _consecutive(text: str, mentions: list[tuple[int, int, Period]]) -> list[Period]:
+    """The first list of two or more quarters or months in a row ("Q3 and Q4 2024"), each dated by the year at its
+    end; empty when there is none."""
+    run: list[tuple[int, int, Period]] = []
+    for mention in mentions:
+        start, _, period = mention
+        if run and (period.kind != run[-1][2].kind or period.number != run[-1][2].number + 1
+                    or not _LISTED.fullmatch(text[run[-1][1]:start])):
+            if len(run) >= 2:
+                break
+            run = []
+        if period.kind in ("quarter", "month") and (not run or not run[-1][2].year):
+            run.append(mention)
+        elif run and len(run) < 2:
+            run = []
+    year = run[-1][2].year if len(run) >= 2 else None
+    return [Period(year, p.kind, p.number) for _, _, p in run] if year else []
+
+
 def period_range(text: str, today: date | None = None) -> tuple[date, date] | None:
     """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec;
     with ``today``, "since June 2024" -> 1 June 2024 to today and "after June 2024" -> 1 July 2024 to today."""
-    normalised = normalise_periods(text)
+    normalised = normalise_periods(expand_spans(text))
     mentions = period_mentions(normalised)
     for (start, end, first), (later, _, last) in zip(mentions, mentions[1:]):  # "between June and December 2024"
         if last.year and first.kind == last.kind != "year" and _FROM.search(normalised[:start]) \
@@ -85,6 +107,9 @@ def period_range(text: str, today: date | None = None) -> tuple[date, date] | No
             first = first if first.year else Period(last.year if first.number <= last.number else last.year - 1,
                                                     first.kind, first.number)
             return _span(first)[0], _span(last)[1]
+    run = _consecutive(normalised, mentions)
+    if run:  # "in Q3 and Q4 2024" (the back half of 2024), "July, August and September 2024": one span
+        return _span(run[0])[0], _span(run[-1])[1]
     found = next(((start, p) for start, _, p in mentions if p.year or today and p.kind != "year"), None)
     if found is None:
         return None
@@ -166,6 +191,8 @@ def resolve_relative(text: str, today: date) -> str:
 
 _ORDINAL_SPAN = re.compile(r"\b(?:the\s+)?(first|last|second)\s+(two|three|half)(?:\s+quarters)?\s+of\s+((?:19|20)\d{2})\b"
                            r"|\b(?:the\s+)?(first|second)\s+half\s+of\s+((?:19|20)\d{2})\b", re.I)
+#: "the back half of 2024", "H1 2023", "H2 of 2024": a half-year is its two quarters.
+_HALF = re.compile(r"\b(?:the\s+)?(?:(front|back|latter|later)\s+half\s+of\s+|H([12])\s+(?:of\s+)?)((?:19|20)\d{2})\b", re.I)
 
 
 _ORDINAL = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
@@ -221,6 +248,8 @@ def expand_spans(text: str) -> str:
     text = _SHORT_YEAR.sub(lambda m: f"{m[1]} 20{m[2]}", text)
     text = _FISCAL_YEAR.sub(lambda m: f"20{m[1]}", text)  # "FY25": the company's year is the calendar year here
     text = _DASHED_DATE.sub(lambda m: f"{m[1]} {m[2]} 20{m[3]}", text)
+    text = _HALF.sub(lambda m: "Q1 and Q2 " + m[3] if m[2] == "1" or (m[1] or "").lower() == "front" else "Q3 and Q4 " + m[3],
+                     text)
     text = _MONTH_SPAN.sub(_every_month, text)
     text = _QUARTER_SPAN.sub(_every_quarter, text)
     text = _MONTHS_OF_YEAR.sub(lambda m: f"Q1, Q2 and Q3 {m[2]}" if m[1].lower() == "nine" else f"Q1 and Q2 {m[2]}", text)

@@ -73,7 +73,7 @@ bigger larger smaller greater fewer longer shorter cheaper
 vs versus against than year-over-year yoy quarter-over-quarter qoq month-over-month
 """)
 #: Words that say how to combine or express numbers, not what is measured ("total", "in millions of dollars").
-AGGREGATE_WORDS = word_set("total totals combined sum altogether overall whole entire millions million billions thousands dollars "
+AGGREGATE_WORDS = word_set("total totals aggregate combined sum altogether overall whole entire millions million billions thousands dollars "
                            "dollar euros terms units figure figures $ % $m m bn usd eur gbp roughly approximately approx circa nearly almost")
 #: "What drove the swing?" after a statement: the change the statement describes, not a thing of its own.
 MOVE_WORDS = word_set("swing dip slip drop fall rise jump change shift move slide slump spike surge decline increase "
@@ -136,7 +136,7 @@ _AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many)(?: \w+)? (?:
                      r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
 _BRIDGE = re.compile(r"\b(?:in|during|for)\s+the\s+(quarter|month|year)\s+(?:when|in which|that|of)\s+(?:the\s+|our\s+)?"
                      r"([^,?]+)", re.I)
-_TOTAL = re.compile(r"\b(total|combined|sum|altogether|in all|add(?:ed|ing)? (?:\w+ )*?up|all together|"
+_TOTAL = re.compile(r"\b(total|aggregate|combined|sum|altogether|in all|add(?:ed|ing)? (?:\w+ )*?up|all together|"
                     r"(?:added|add|adding|taken|put) together)\b", re.I)
 #: An explicit ask for the gap between two values: "how much higher", "how many more weeks", "by how much".
 _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
@@ -145,12 +145,25 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
 _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
-                       # "For the board slide: ...", "Need the year-to-date figure: ...": what the answer is for
-                       r"(?:for (?:the|my|our|a|an|this|next)|(?:i )?need (?:the|a|an))\s[a-z\s/-]{1,40}$|"
-                       # "Stock accuracy check: ...", "Quick question: ...": a label for the request
-                       r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$)", re.I)
+                       # "Before I start haggling: ...": when the asker will use the answer
+                       r"(?:before|after|while|once) (?:i|we)\b|"
+                       # "Can you pull together a one-liner for Ann: ...": what the asker wants made of the answer
+                       r"(?:can|could|would) (?:you|someone) (?:please )?(?:pull together|put together|draft|write up|"
+                       r"prepare)\b|"
+                       # "For the board slide: ...", "Quick one for Ann's 9am: ...", "Need the year-to-date figure: ...":
+                       # what the answer is for
+                       r"(?:(?:quick|short|small) (?:one|q|question) )?"
+                       r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
+                       # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
+                       r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
+                       # "State the figure.": the request's verb and the answer's shape, nothing asked
+                       r"(?:please )?(?:state|give|provide|quote|confirm) (?:me )?(?:the |a )?(?:figure|number|amount|"
+                       r"value|answer|total)s?\.?$)", re.I)
+#: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
+#: Ann"): its names are the asker's audience, not what is asked about.
+_FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b", re.I)
 #: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
-_REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
+_REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an|[a-z][\w-]*['’]s) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                       r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
                       # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
@@ -885,8 +898,10 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
-#: "ok so ...", "well, ...": words that open a chat message, not the question.
-_OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+", re.I)
+#: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "Q2)": its number in
+#: a checklist.
+_OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)",
+                     re.I)
 
 
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
@@ -1030,7 +1045,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     preamble = [c for c in clauses if _PREAMBLE.match(c)]
     asking = [c for c in clauses if c not in preamble]
     clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
-    scene = context_names(" ".join(preamble)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
+    scene = context_names(" ".join(c for c in preamble if not _FOR_WHOM.match(c))) if asking else ""  # "I'm at the
+    # Rotterdam office: ..." scopes it
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's

@@ -291,6 +291,10 @@ def _status(schema: dict[str, Any], question: str) -> str:
     clauses = [c for c in re.split(r"[,;?]|\.\s|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
                and not re.search(_NOT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
+    records = "|".join(w.removesuffix("s") for w in described - STOPWORDS if w.endswith("s") and len(w) > 3)
+    if not records or not re.search(rf"\b(?:{records})s\b|\b(?:which|any|all|every)\s+(?:[a-z-]+\s+)?(?:{records})\b",
+                                    lowered):
+        return ""  # "the delivery date of their order from 10 Jan": one record whose status is asked, none to filter
     words = [[w for w in re.findall(r"[a-z]+", c) if w not in STOPWORDS
               and not {w, w + "s", w.removesuffix("s")} & described] for c in clauses]
     pairs = list(dict.fromkeys(" ".join(ws[i:i + 2]) for ws in words for i in range(max(len(ws) - 1, 1)) if ws))
