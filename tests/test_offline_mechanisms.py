@@ -2334,3 +2334,21 @@ def test_a_half_year_or_a_run_of_periods_is_one_span_for_the_records(text, span)
 
 def test_an_aggregate_asks_for_the_sum():
     assert analyse("What is the aggregate value of the kilns Harbor Pottery bought in 2019?").total
+
+
+def test_a_share_compared_over_two_periods_in_points_is_measured_and_its_change_is_in_points():
+    asked = analyse("Year over year: the school's share of pupils from Saltmarsh in 2022 vs 2023 - what's the swing "
+                    "in points?")
+    assert asked.operation == "percentage-point change" and "share" in asked.subject
+    assert "swing" not in asked.subject and not any("Year" in part for part in asked.parts)
+
+
+def test_the_period_of_what_the_answer_is_for_is_not_asked_about():
+    asked = analyse("For the Q1 planning deck: how many loaves did the bakery sell in October, November and "
+                    "December 2019, and what is the average per month?")
+    assert asked.sides == ("October 2019", "November 2019", "December 2019")
+
+
+def test_a_month_that_ends_the_listed_quarters_is_no_side_of_its_own():
+    asked = analyse("List the ferry's 2019 passengers for Q1, Q2 and Q3 and the year-to-date total through September.")
+    assert asked.sides == ("Q1 2019", "Q2 2019", "Q3 2019") and asked.operation == "sum"

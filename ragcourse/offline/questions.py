@@ -156,9 +156,13 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
                        # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
                        r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
+                       # "Year over year: ...": how the sides are compared, said before them
+                       r"(?:year|quarter|month)[- ](?:over|on)[- ](?:year|quarter|month)$|(?:yoy|qoq|mom)$|"
                        # "State the figure.": the request's verb and the answer's shape, nothing asked
                        r"(?:please )?(?:state|give|provide|quote|confirm) (?:me )?(?:the |a )?(?:figure|number|amount|"
                        r"value|answer|total)s?\.?$)", re.I)
+#: The clause before a colon or a dash that opens a question.
+_LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
 #: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
 #: Ann"): its names are the asker's audience, not what is asked about.
 _FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b", re.I)
@@ -217,7 +221,8 @@ OPERATIONS: dict[str, re.Pattern[str]] = {
                         r"\bwhat (?:share|proportion|fraction|percentage|percent|part) (?:is|was|are|were) (?:that|this|it)\b|"
                         r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
                         re.I),
-    "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b", re.I),
+    "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b|\bin points\b|"
+                                          r"\bpoints (?:higher|lower|up|down|more|less)\b", re.I),
     "percent change": _PERCENT,
     "average": re.compile(r"\b(?:average|averaged|mean)\b", re.I),
     "ratio": re.compile(r"\bper (?!cent\b|diem\b|se\b)[a-z]+\b|\bratio\b|\bhow many times\b|\btimes (?:as|more|larger|"
@@ -436,7 +441,7 @@ adding added record january february march april may june july august september 
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
-exactly really actually every dragged pushed pulled weighed hurt boosted lifted
+exactly really actually every dragged pushed pulled weighed hurt boosted lifted swing swings
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
@@ -746,6 +751,8 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
     explicit ask for the gap ("how much higher") is a difference even when a measure reads "per night"."""
     if len(sides) == 2 and _CHANGE_AS_SHARE.search(text):  # "the drop as a fraction of the September level"
         return "percent change"
+    if len(sides) == 2 and OPERATIONS["percentage-point change"].search(text):  # "the share of revenue in 2023 vs
+        return "percentage-point change"  # 2024, in points": the share is the measure, the points the operation
     if not sides and _PORTION.search(text):
         return "portion"
     if not sides and _AGAINST_PLAN.search(text):  # "... and how does that compare with its plan?": the gap
@@ -831,6 +838,13 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
 
 
 _COMPARES = re.compile(r"\b(?:compar\w*|than|vs\.?|versus|between|differ\w*)\b", re.I)
+
+
+def _within(side: str, other: str) -> bool:
+    """Whether the side is a month of the quarter the other side names ("September 2024" in "Q3 2024")."""
+    inner, outer = find_periods(side), find_periods(other)
+    return len(inner) == len(outer) == 1 and inner[0].kind == "month" and outer[0].kind == "quarter" \
+        and inner[0].year == outer[0].year and (inner[0].number - 1) // 3 + 1 == outer[0].number
 
 
 def _own_periods(clauses: list[str]) -> bool:
@@ -1014,6 +1028,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     request = _REQUEST.match(text)
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
+    lead = _LEAD.match(text)  # "For the Q1 planning deck: what were the bookings for Oct to Dec?": the deck's
+    if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and find_periods(text[lead.end():]):
+        text = text[lead.end()].upper() + text[lead.end() + 1:]  # quarter is not one asked about
     dashed = _DASHED_STATEMENT.match(text)
     asked_after = text[dashed.end(1):] if dashed else ""  # "Big tender out - what is the value and how is price
     # weighted?": the scene before the dash scopes each part, as does one the question points back to
@@ -1067,6 +1084,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         # in each of the parallel clauses
         named = [found[0] for c in clauses if len(found := _CLAUSE_NAME.findall(c)) == 1] if _WHICH_SIDE.search(text) else []
         sides = sides or (named if len(named) >= 2 and len(set(named)) == len(named) else [])
+    if len(sides) >= 3:  # "revenue for Q1, Q2 and Q3 and the total through September": a month inside a quarter
+        sides = [side for side in sides if not any(_within(side, other) for other in sides if other != side)]  # ends it
     led = [_MEASURE_LED.match(side) for side in sides]
     if len(sides) == 2 and any(led):  # "max pipe size lx-200 vs the vx-9": the measure leads the first side
         sides = [m[2] if m else side for m, side in zip(led, sides, strict=True)]
@@ -1126,6 +1145,8 @@ def analyse(question: str, today: date | None = None) -> Question:
             for m in range(p.number * 3 - 2, p.number * 3 + 1)}:  # "orders placed in Q4 (Oct to Dec)": one period
         sides = []
     operation = _operation(text, sides, total)
+    if operation == "percentage-point change" and re.search(r"\bshare of\b", main, re.I) and "share" not in subject:
+        subject = f"{subject} share"  # "the subscriptions' share of revenue, 2023 vs 2024": the share is measured
     if not sides and operation in ("average", "sum") and len(periods) == 1 and _PER_MONTH.search(text) \
             and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
         sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
