@@ -2352,3 +2352,24 @@ def test_the_period_of_what_the_answer_is_for_is_not_asked_about():
 def test_a_month_that_ends_the_listed_quarters_is_no_side_of_its_own():
     asked = analyse("List the ferry's 2019 passengers for Q1, Q2 and Q3 and the year-to-date total through September.")
     assert asked.sides == ("Q1 2019", "Q2 2019", "Q3 2019") and asked.operation == "sum"
+
+
+_REFIT = "[Y1] Refit contract — Harbor Mills\n"
+
+
+@pytest.mark.parametrize(("question", "clause", "expression", "result", "line"), [
+    ("Harbor Mills is threatening penalties: a $40,000 refit finished 3 weeks late, our fault. What can they charge?",
+     "If the Yard finishes late, it pays a penalty of 2% of the value of the late refit per week of delay.",
+     "3 * 2 / 100 * 40000", "2400", "3 × 2% per week of $40,000 comes to $2,400"),
+    ("Say a Harbor Mills refit worth $120,000 finishes 10 days late - what penalty can they charge us?",
+     "For each week or part of a week by which a refit is late, the Yard pays a penalty of 2% of the refit's value.",
+     "2 * 2 / 100 * 120000", "4800", "10 days is 2 weeks or part of a week; 2 × 2% per week"),
+    ("Say a Harbor Mills refit worth $120,000 finishes 10 days late - what penalty can they charge us?",
+     "The Yard pays a penalty of 0.5% of the value of the refit for each full week of delay.",
+     "1 * 0.5 / 100 * 120000", "600", "10 days is 1 full week; 1 × 0.5% per week of $120,000 comes to $600"),
+])
+def test_a_percentage_rate_per_week_is_taken_of_the_value_the_question_states(question, clause, expression, result,
+                                                                                line):
+    observed, decision = _run_to_answer(question, lambda query: _REFIT + clause, result)
+    assert ("compute", {"expression": expression}) in [(name, args) for name, args, _ in observed]
+    assert line in decision.content

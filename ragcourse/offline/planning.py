@@ -27,6 +27,7 @@ An identical call (same tool, same arguments) is never made twice.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -442,19 +443,37 @@ class Policy:
         if not product:
             return None
         count = number_word(product[0]) or number_value(product[0])  # "three weeks late"
-        return f"{plain_number(count)} * {plain_number(number_value(product[1]))}"
+        expression = f"{plain_number(count)} * {plain_number(number_value(product[1]))}"
+        value = self._value_stated
+        return f"{expression} / 100 * {plain_number(_in_dollars(value))}" if value and unit_of(product[1]) == "%" else expression
+
+    @property
+    def _value_stated(self) -> str:
+        """The one sum of money the question states ("a $50,000 order ... three weeks late"): what a percentage
+        rate is taken of; empty when it states none or several."""
+        found = [m[0] for m in numbers(self.question_text) if unit_of(m[0]).startswith("$")]
+        return found[0] if len(found) == 1 else ""
 
     @cached_property
-    def _rate_product(self) -> tuple[str, str, str] | None:
-        """The count, the rate and the thing counted ("240", "$1,750", "gateway") that ``rate_expression`` multiplies."""
+    def _rate_product(self) -> tuple[str, str, str, str] | None:
+        """The count, the rate and the thing counted ("240", "$1,750", "gateway") that ``rate_expression`` multiplies,
+        and how a count in days became weeks ("17 days is 3 weeks or part of a week; ", else "")."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
-        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.q.text)
+        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.question_text)  # (or the scene before it:
+                  # "A $40,000 refit finished 3 weeks late. What can they charge?")
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every
         for sentence in self._quoted_sentences(3) if counts else []:
-            for rate in _PER.finditer(sentence.text):
+            for rate in _rates(sentence.text):
                 for count, thing in counts:
                     if thing and thing == terms(rate[2])[:1]:
-                        return count, rate[1], rate[2]
+                        return count, rate[1], rate[2], ""
+                    if thing == ["day"] and terms(rate[2])[:1] == ["week"]:  # "17 days late" at a rate per week:
+                        days = number_word(count) or number_value(count)  # whole weeks, and a week begun counts
+                        begun = bool(_WEEK_BEGUN.search(sentence.text))  # when the rate says "or part of a week"
+                        weeks = plain_number(math.ceil(days / 7) if begun else days // 7)
+                        kind = ("week" if weeks == "1" else "weeks") + (" or part of a week" if begun else "")
+                        kind = kind if begun else f"full {kind}"
+                        return weeks, rate[1], rate[2], f"{count} days is {weeks} {kind}; "
         return None
 
     @cached_property
@@ -466,7 +485,7 @@ class Policy:
         blocks = [b for c in self.calls if c.result and c.name in searches for b in parse_blocks(c.result)]
         for every in _EVERY.finditer(self.q.text):
             thing = re.escape(every[1].lower().removesuffix("s"))
-            labels = {s.label for s in self._quoted_sentences(3) for rate in _PER.finditer(s.text)
+            labels = {s.label for s in self._quoted_sentences(3) for rate in _rates(s.text)
                       if terms(rate[2])[:1] == terms(every[1])[:1]}
             names = {t for b in blocks if b.label in labels for t in terms(" ".join(_NAME_WORD.findall(b.title)))}
             counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,4}}?{thing}s?\b", re.I)
@@ -480,7 +499,7 @@ class Policy:
         a rate per that thing is found but not their number."""
         every = _EVERY.search(self.q.text)
         if not every or self._counts_of_every or not any(
-                terms(rate[2])[:1] == terms(every[1])[:1] for s in self._quoted_sentences(3) for rate in _PER.finditer(s.text)):
+                terms(rate[2])[:1] == terms(every[1])[:1] for s in self._quoted_sentences(3) for rate in _rates(s.text)):
             return ""
         return f"{customer_name(self.question_text)} {every[1].removesuffix('s')}s".strip()
 
@@ -1046,11 +1065,13 @@ class Policy:
         if result and records and call.text == records.expression:
             return records.line(result, call.result.strip())
         if result and call.text == self.rate_expression() and unit_of(self._rate_product[1])[:1] in ("$", "%"):
-            count, rate, thing = self._rate_product  # "240 × $1,750 per gateway comes to $420,000", "3 × 2% per week"
+            count, rate, thing, weeks = self._rate_product  # "240 × $1,750 per gateway comes to $420,000"
             total = _value(calculation_result(call.result or ""))
-            value = f"{result}%" if unit_of(rate) == "%" else _money(total, unit_of(rate))
             count = count if count[:1].isdigit() else str(number_word(count))
-            return f"{count} × {rate} per {thing} comes to {value} ({call.result.strip()})."
+            of = f" of {self._value_stated}" if unit_of(rate) == "%" and self._value_stated else ""  # "3 × 2% per
+            value = _money(total, "$") if of else f"{result}%" if unit_of(rate) == "%" else _money(total, unit_of(rate))
+            return f"{weeks.capitalize()}{count} × {rate} per {thing}{of} comes to {value} ({call.result.strip()})."  # week
+            # of $50,000 comes to $3,000"; "17 days is 3 weeks or part of a week; 3 × 2% per week ..."
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${_value(result):,.2f} ({call.result.strip()})."
@@ -1128,8 +1149,21 @@ _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
 _COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*|{COUNT_WORD})\s+([a-z][a-z-]+)", re.I)
+#: "For each week of delay, the yard pays 2% of the value": the thing counted first, then its rate.
+_FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|complete|calendar)\s+)?([a-z][a-z-]+)\b[^.;\d]*?"
+                       r"([$€£]?\d[\d,]*(?:\.\d+)?%?)", re.I)
+
+
+def _rates(text: str) -> list[tuple[str, str, str]]:
+    """Every (whole match, rate, thing it is counted per) of a sentence, written either way round."""
+    return [(m[0], m[1], m[2]) for m in _PER.finditer(text)] + [(m[0], m[2], m[1]) for m in _FOR_EACH.finditer(text)]
+
+
+#: "for each week or part of a week": a week begun counts as a whole one.
+_WEEK_BEGUN = re.compile(r"\bpart of a week\b|\bpart(?:ial)? weeks? (?:count|counts|is|are)\b", re.I)
 #: "$1,650 per gateway", "2% of the value of the late order per week": a rate and what it is counted per.
-_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?per\s+([a-z][a-z-]+)", re.I)
+_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?(?:per|for (?:each|every)(?:\s+(?:full|whole|"
+                  r"complete|calendar))?)\s+([a-z][a-z-]+)", re.I)
 
 #: A sentence that states a whole together with its parts.
 _WHOLE_AND_PARTS = re.compile(r"\b(?:of which|out of|includes?|including|comprises?|comprising|made up of|in total|"
