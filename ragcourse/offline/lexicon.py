@@ -79,6 +79,10 @@ def correct(text: str) -> str:
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
         text, m.end()) else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
+    text = re.sub(r"\bw/o(?=\s)", "without", re.sub(r"\bw/(?=\s)", "with", text, flags=re.I), flags=re.I)  # chat's "w/"
+    # "the cap went up, right?": a tag that asks for agreement, not a question of its own
+    text = re.sub(r"[,\s]+(?:right|correct|no|yeah|isn't it|didn't it|wasn't it|aren't they|don't they)\s*\?", "?", text,
+                  flags=re.I)
     # "EV charging bays" (an "EV" in a finance text is enterprise value: only a vehicle's things make it a vehicle)
     text = re.sub(r"\bEVs?\b(?=\s+(?:charg\w*|bays?|cars?|points?|spaces?|batter(?:y|ies)|fleet)\b)", "electric-vehicle",
                   text, flags=re.I)

@@ -189,6 +189,9 @@ _LABEL = re.compile(rf"^((?:(?!\b(?:{WH_WORD}|is|are|does|do|did)\b)"
 _NOW = re.compile(r"\b(?:now|currently|current|today|these days|at the moment)\b", re.I)
 #: "now" alone ("the current one" is a version side of its own).
 _NOW_WORD = re.compile(r"\bnow\b", re.I)
+#: "the new policy ... the old 2023 one": the new side is the present one when the other is called old.
+_NEW_AND_OLD = re.compile(r"\b(?:new|newer|latest|current)\b.*\b(?:old|older|previous|former|prior)\b|"
+                          r"\b(?:old|older|previous|former|prior)\b.*\b(?:new|newer|latest|current)\b", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by)|going (?:by|off)|judging by|"
                      r"based on|(?:by|under) the terms of)\s+(.+?),\s*", re.I)
@@ -834,6 +837,10 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     replaced = re.search(r"\breplac\w*\b.*\b(?:old|previous|former)\b", text or main, re.I)  # "when the 2024 policy
     if not named and len(periods) == 1 and _NOW.search(text or main) and not replaced:  # replaced the old one": 2024
         return ["now", periods[0].text]  # is now; "how much now, compared to the 2023 rule?" compares two
+    if len(periods) == 1 and _NEW_AND_OLD.search(text or main) and not replaced and (  # "the cap in the new policy vs
+            not named or sum(bool(find_periods(side)) for side in named) == 1 and not any(  # the old 2023 one": now vs
+                re.search(r"\b(?:new|newer|latest|current|now)\b", side, re.I) for side in named)):  # 2023
+        return ["now", periods[0].text]
     return named
 
 
