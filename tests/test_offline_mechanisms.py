@@ -2373,3 +2373,8 @@ def test_a_percentage_rate_per_week_is_taken_of_the_value_the_question_states(qu
     observed, decision = _run_to_answer(question, lambda query: _REFIT + clause, result)
     assert ("compute", {"expression": expression}) in [(name, args) for name, args, _ in observed]
     assert line in decision.content
+
+
+def test_the_new_side_is_the_present_one_when_the_other_is_called_old():
+    asked = analyse("mooring fee went up w/ the new harbour rules right? how much more per night vs the old 2019 ones")
+    assert asked.sides == ("now", "2019") and "right" not in asked.text and " with " in asked.text
