@@ -2378,3 +2378,14 @@ def test_a_percentage_rate_per_week_is_taken_of_the_value_the_question_states(qu
 def test_the_new_side_is_the_present_one_when_the_other_is_called_old():
     asked = analyse("mooring fee went up w/ the new harbour rules right? how much more per night vs the old 2019 ones")
     assert asked.sides == ("now", "2019") and "right" not in asked.text and " with " in asked.text
+
+
+def test_the_count_for_every_thing_is_searched_with_the_rates_own_document_when_the_question_names_another_thing():
+    question = "What is the Tablet Cloud plan worth to us per year once every classroom in the Larkfield lease is live?"
+    rates = ("[L1] Lease — Larkfield Academy — Prices\nThe Tablet Cloud plan costs $350 per classroom per year.\n\n"
+             "[K1] Lease — Kelso College — Prices\nThe Tablet Cloud plan costs $300 per classroom per year.")
+    scope = "[L2] Lease — Larkfield Academy — Scope\nThe tenant runs 46 classrooms and two halls."
+    observed, calls = _search_until_computed(
+        question, lambda query: scope if "classrooms" in query and "Larkfield" in query else rates)
+    assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
+    assert ("compute", {"expression": "46 * 350"}) in calls

@@ -498,10 +498,18 @@ class Policy:
         """The search for how many of the things the question counts with "every" ("Sable Rail gateways"), when
         a rate per that thing is found but not their number."""
         every = _EVERY.search(self.q.text)
-        if not every or self._counts_of_every or not any(
-                terms(rate[2])[:1] == terms(every[1])[:1] for s in self._quoted_sentences(3) for rate in _rates(s.text)):
+        labels = [s.label for s in self._quoted_sentences(3) for rate in _rates(s.text)
+                  if every and terms(rate[2])[:1] == terms(every[1])[:1]]
+        if not labels or self._counts_of_every:
             return ""
-        return f"{customer_name(self.question_text)} {every[1].removesuffix('s')}s".strip()
+        searches = {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
+        blocks = [b for c in self.calls if c.result and c.name in searches for b in parse_blocks(c.result)]
+        titles = [b.title for b in blocks if b.label == labels[0]]  # "Supply agreement — Harbor Mills": the rate's
+        named = customer_name(self.question_text)  # own document, when the question names its party otherwise
+        shared = {t for b in blocks if b.label != labels[0] for t in terms(b.title)}  # ("— Pricing", a section that
+        owner = named if not titles or set(terms(named)) <= set(terms(titles[0])) else " ".join(dict.fromkeys(  # other
+            w for w in _NAME_WORD.findall(titles[0]) if not set(terms(w)) <= shared))  # documents have too, is none)
+        return f"{owner} {every[1].removesuffix('s')}s".strip()
 
     def listed_items(self, bought: bool = True) -> list[str]:
         """The records another system listed, a bullet line and its indented lines each; with ``bought``, cancelled
