@@ -2389,3 +2389,10 @@ def test_the_count_for_every_thing_is_searched_with_the_rates_own_document_when_
         question, lambda query: scope if "classrooms" in query and "Larkfield" in query else rates)
     assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
     assert ("compute", {"expression": "46 * 350"}) in calls
+
+
+def test_how_the_answer_is_written_is_no_part_of_a_side_and_a_quoted_why_asks_no_reasons():
+    asked = analyse('A parent forwarded a Tern Ferries quote and says "why would we pay so much more for yours?" '
+                    "What's the fare gap between our Gull Line Standard and the Tern Ferries standard ticket, in dollars?")
+    assert asked.sides == ("Gull Line Standard", "Tern Ferries standard ticket") and asked.subject == "fare"
+    assert not asked.cause

@@ -161,6 +161,8 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        # "State the figure.": the request's verb and the answer's shape, nothing asked
                        r"(?:please )?(?:state|give|provide|quote|confirm) (?:me )?(?:the |a )?(?:figure|number|amount|"
                        r"value|answer|total)s?\.?$)", re.I)
+#: Words quoted from someone else ('the customer says "why would we pay more?"'): what they asked, not the asker.
+_QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
 #: The clause before a colon or a dash that opens a question.
 _LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
 #: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
@@ -640,7 +642,8 @@ def _versus(clause: str) -> list[str]:
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
-    one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement": A and B are compared
+    b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]  # "..., in dollars": how
+    one = _THE_ONE_IN.match(b)  # the answer is written, not the side  # "the fee in the A agreement with the one in the B agreement": A and B are compared
     held = re.search(r"\s(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", a) if one else None
     if held:
         a, b = held[1], one[1]
@@ -1161,7 +1164,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         operation = "difference"
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
-        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(text) or _ACCOUNTS_FOR_CHANGE.search(text)), qualifiers=qualifiers, measures=measures,
+        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(_QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
+        qualifiers=qualifiers, measures=measures,
         direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
