@@ -2396,3 +2396,23 @@ def test_how_the_answer_is_written_is_no_part_of_a_side_and_a_quoted_why_asks_no
                     "What's the fare gap between our Gull Line Standard and the Tern Ferries standard ticket, in dollars?")
     assert asked.sides == ("Gull Line Standard", "Tern Ferries standard ticket") and asked.subject == "fare"
     assert not asked.cause
+
+
+def test_a_plain_answer_quotes_the_best_sentence_for_each_part_of_the_question():
+    from ragcourse.offline.answering import answer
+
+    block = Block("rules.md", "Harbor Lane Bakery — Staff rules",
+                  "Bakers may bank up to 4 unused rest days into the next season. The bakery opens at 6 am. "
+                  "Banked rest days must be taken by 30 April. In the kitchen, every baker wears a hairnet.")
+    text = answer("How many rest days may a baker bank, and what do bakers wear in the kitchen?", [block])
+    assert "up to 4 unused rest days" in text and "hairnet" in text
+
+
+def test_state_the_figure_asks_for_the_figure_the_next_sentence_gives():
+    from ragcourse.offline.answering import answer
+
+    block = Block("audit.md", "Audit notes 2019 — Mill stock count",
+                  "The auditors counted the flour store at the mill and found small differences in the rye bins. "
+                  "The value involved was about $4,100 and has been corrected. The mill will relabel its bins.")
+    assert "$4,100" in answer("Item 2 - mill stock count. Value of the differences in the rye bins? State the figure.",
+                              [block])

@@ -441,6 +441,11 @@ _ASKS_WH = re.compile(rf"\b(?:{WH_WORD}|is|are|was|were|do|does|did|can|"
                       r"could|will|would|has|have)\b", re.I)
 
 
+#: A request for the figure itself: "State the figure.", "give me the number".
+_STATE_THE_FIGURE = re.compile(r"\b(?:state|give|quote|provide)\s+(?:me\s+|us\s+)?(?:the\s+|a\s+)?(?:figure|number|amount)\b",
+                               re.I)
+
+
 def figure_asked(question: str) -> str:
     """The figure a question's answer must state: "money" ("what does X pay?", "what was revenue in 2019?",
     "2024 revenue - how much?", "Lumora's total revenue for 2021."), "number" ("how many ...?"), "duration" ("how
@@ -452,6 +457,8 @@ def figure_asked(question: str) -> str:
         and expected_unit(question) == "$"
     if asks_money(question) or measure and expected_unit(measure[1]) == "$" or named:
         return "money"
+    if _STATE_THE_FIGURE.search(question):  # "Value of the stock differences? State the figure."
+        return "money" if expected_unit(question) == "$" else "number"
     return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
 
 
@@ -658,6 +665,8 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     q = analyse(question)
     chosen = select(question, sentences) or _without_the_scene(question, q.text, sentences)
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
+    demands += list(q.parts) if chosen and len(q.parts) > 1 and not q.comparison else []  # "how many days, and until
+    # when?": each part its best sentence, once the whole question is answered at all
     for demand in demands:
         chosen += select(demand, sentences, 1, exclude={s.sentence.text for s in chosen})[:1]
     unique = {s.sentence.position: s for s in chosen}
