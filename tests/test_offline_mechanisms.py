@@ -2416,3 +2416,20 @@ def test_state_the_figure_asks_for_the_figure_the_next_sentence_gives():
                   "The value involved was about $4,100 and has been corrected. The mill will relabel its bins.")
     assert "$4,100" in answer("Item 2 - mill stock count. Value of the differences in the rye bins? State the figure.",
                               [block])
+
+
+def test_an_initialism_of_the_question_meets_the_words_a_sentence_spells_out():
+    block = Block("trips.md", "School trips policy",
+                  "The trips office in the school helps teachers to plan their trips. "
+                  "Trip costs above $500 also need the approval of the head of department.")
+    chosen = select("Above which trip cost does the HOD have to approve a school trip?", sentences_of([block]))
+    assert chosen and "head of department" in chosen[0].sentence.text
+
+
+def test_a_request_that_names_a_money_measure_is_answered_by_a_sentence_with_an_amount():
+    block = Block("gym.md", "Gym rules",
+                  "The locker office handles every locker deposit for members. "
+                  "Lockers rented for more than $40 a month need a deposit.")
+    chosen = select("Verify the rental value above which the locker office asks a member for a deposit.",
+                    sentences_of([block]))
+    assert chosen and "$40" in chosen[0].sentence.text

@@ -194,6 +194,13 @@ def initialisms(text: str) -> set[str]:
             for m in _CAPITALISED_RUN.finditer(text)}
 
 
+def _spelt_out(question: str) -> dict[str, re.Pattern[str]]:
+    """For each initialism of three to five capitals the question writes ("CFO"), the words it stands for in a
+    sentence that spells it out in lower case ("the chief financial officer")."""
+    return {word.lower(): re.compile(r"\b" + r"[a-z]*\s+".join(word.lower()) + r"[a-z]*\b", re.I)
+            for word in re.findall(r"\b[A-Z]{3,5}\b", question)}
+
+
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     """Every sentence scored against the question, best first."""
     if not sentences:
@@ -207,10 +214,12 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     vectors = embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
     cases = _amounts(question)
+    spelt = _spelt_out(question)
     scored = []
     for sentence, semantic in zip(sentences, similarities, strict=True):
         # "a $4,000 claim" is met by a rule with a threshold in dollars ("up to $2,500"): the case is tested against it
         met = {t for unit, found in cases.items() if unit in _thresholds(sentence.text) for t in found}
+        met |= {t for t, pattern in spelt.items() if pattern.search(sentence.text)}  # "CFO": "chief financial officer"
         own = sum(w for t, w in weights.items() if t in sentence.terms or t in met)
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
@@ -446,6 +455,11 @@ _STATE_THE_FIGURE = re.compile(r"\b(?:state|give|quote|provide)\s+(?:me\s+|us\s+
                                re.I)
 
 
+#: A request that names what to report: "Verify the purchase value above which ...", "Confirm the total fee ...".
+_REQUESTED = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:verify|confirm|state|give|provide|quote|report)\s+(?:me\s+)?"
+                        r"the\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.I)
+
+
 def figure_asked(question: str) -> str:
     """The figure a question's answer must state: "money" ("what does X pay?", "what was revenue in 2019?",
     "2024 revenue - how much?", "Lumora's total revenue for 2021."), "number" ("how many ...?"), "duration" ("how
@@ -459,6 +473,9 @@ def figure_asked(question: str) -> str:
         return "money"
     if _STATE_THE_FIGURE.search(question):  # "Value of the stock differences? State the figure."
         return "money" if expected_unit(question) == "$" else "number"
+    requested = _REQUESTED.match(question)  # "Verify the purchase value above which ...": a figure of money
+    if requested and expected_unit(requested[1]) == "$":
+        return "money"
     return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
 
 
