@@ -2433,3 +2433,21 @@ def test_a_request_that_names_a_money_measure_is_answered_by_a_sentence_with_an_
     chosen = select("Verify the rental value above which the locker office asks a member for a deposit.",
                     sentences_of([block]))
     assert chosen and "$40" in chosen[0].sentence.text
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("Ticket from Kelso Mills' ops lead: how often does the backup battery inside the KX-5 kiln need swapping? He "
+     "wants to put it in their maintenance plan.", ("often backup battery inside KX-5 kiln need swapping",)),
+    ("what is the biggest tray the kx-5 kiln can take? customer has a really big batch", ("biggest tray kx-5 kiln take",)),
+    ("How many ovens are there? Is the bakery open on Sunday?", ("ovens", "bakery open Sunday")),
+])
+def test_who_passed_the_question_on_and_a_statement_after_it_are_not_asked_about(question, asked):
+    assert analyse(question).parts == asked
+
+
+def test_a_name_of_who_passed_the_question_on_is_not_required_of_the_passages():
+    from ragcourse.offline.answering import answer
+
+    block = Block("kx5.md", "KX-5 kiln manual — Maintenance", "Replace the KX-5 backup battery every 3 years.")
+    assert "3 years" in answer("Ticket from Kelso Mills' ops lead: how often does the backup battery inside the KX-5 "
+                               "kiln need swapping?", [block])

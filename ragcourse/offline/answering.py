@@ -398,7 +398,7 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
     q = analyse(question)
     if q.comparison or q.cause:
         return supporting
-    names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)}
+    names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)} - set(q.aside.split())
     passage: dict[str, set[str]] = {}
     for sentence in sentences:
         passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)

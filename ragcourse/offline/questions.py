@@ -156,6 +156,9 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
                        # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
                        r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
+                       # "Ticket from Kelso Mills' ops lead: ...", "A customer writes: ...": who passed the question on
+                       r"(?:[\w'’-]+\s+){0,2}(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
+                       r"[^?]{0,60}\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$|"
                        # "Year over year: ...": how the sides are compared, said before them
                        r"(?:year|quarter|month)[- ](?:over|on)[- ](?:year|quarter|month)$|(?:yoy|qoq|mom)$|"
                        # "State the figure.": the request's verb and the answer's shape, nothing asked
@@ -163,6 +166,9 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"value|answer|total)s?\.?$)", re.I)
 #: Words quoted from someone else ('the customer says "why would we pay more?"'): what they asked, not the asker.
 _QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
+#: A preamble that says who passed the question on: "Ticket from X", "X's buyer emailed".
+_PASSED_ON = re.compile(r"\b(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
+                        r"\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$", re.I)
 #: The clause before a colon or a dash that opens a question.
 _LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
 #: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
@@ -310,6 +316,7 @@ class Question:
     answer_type: str = "fact"   # what the answer must contain: "figure", "comparison", "reasons", "review", ...
     extreme: str = ""           # "top temperature", "go colder": which end of a stated range is asked ("max", "min")
     owner: str = ""             # whose thing "their contract" asks about, named by the scene before the question
+    aside: str = ""             # terms of names the framing gives that are not asked about ("For Ann's 9am": ann)
 
     def __str__(self) -> str:
         return self.describe()
@@ -570,7 +577,12 @@ def _named_sides(clause: str) -> list[str]:
 #: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
 _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i\s+(?:want|need)\s+(?!to know\b)|thanks|thank you|"
                      r"cheers|(?:it'?s|this is) for|"
-                     r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$", re.I)
+                     r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
+                     # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
+                     # statement after the question says why it is asked
+                     rf"\?\s+(?!(?:{WH_WORD[3:-1]}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
+                     r"state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,2}(?:wants?|needs?|is|"
+                     r"are|was|were|has|have|had|says?|said|asked|mentioned|thinks?|plans?)\b[^?]*$", re.I)
 #: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
 _PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
                       r"are trying|'m trying|'re trying)\s+to\s+(?!know\b|understand\b|find out\b|check\b|confirm\b|see\b|learn\b)"
@@ -1072,8 +1084,12 @@ def analyse(question: str, today: date | None = None) -> Question:
     preamble = [c for c in clauses if _PREAMBLE.match(c)]
     asking = [c for c in clauses if c not in preamble]
     clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
-    scene = context_names(" ".join(c for c in preamble if not _FOR_WHOM.match(c))) if asking else ""  # "I'm at the
-    # Rotterdam office: ..." scopes it
+    reported = [c for c in preamble if _PASSED_ON.search(c)]  # who passed the question on scopes it only when the
+    scoping = [c for c in preamble if not _FOR_WHOM.match(c) and (c not in reported or any(  # question points back
+        _BACK_REFERENCE.search(a) for a in asking))]  # to them ("is that true of their lease?")
+    scene = context_names(" ".join(scoping)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
+    aside = " ".join(sorted(set(terms(context_names(" ".join(c for c in preamble if c not in scoping))))
+                            - set(terms(" ".join(asking)))))  # ("For Ann's 9am": Ann is no scope)
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
@@ -1179,5 +1195,5 @@ def analyse(question: str, today: date | None = None) -> Question:
         share_of=_share_of(text) if operation == "share" and not sides else _share_of(text, (_PORTION,))
         if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
-        else "")
+        else "", aside=aside)
     return replace(analysed, answer_type=_answer_type(analysed))
