@@ -2451,3 +2451,13 @@ def test_a_name_of_who_passed_the_question_on_is_not_required_of_the_passages():
     block = Block("kx5.md", "KX-5 kiln manual — Maintenance", "Replace the KX-5 backup battery every 3 years.")
     assert "3 years" in answer("Ticket from Kelso Mills' ops lead: how often does the backup battery inside the KX-5 "
                                "kiln need swapping?", [block])
+
+
+def test_the_biggest_thing_asks_for_its_size_and_a_remark_after_the_question_is_not_scored():
+    from ragcourse.offline.answering import answer
+
+    block = Block("kx5.md", "KX-5 kiln — Manual",
+                  "Applies to KX-5 kilns with controller 2.x and to the KX-5 tray sets S1 (small trays) and S2 (large "
+                  "trays). Tray sizes: 20 cm to 90 cm. Every KX-5 is tested at the factory.")
+    text = answer("quick q - whats the biggest tray the kx-5 can take? customer has a really big batch", [block])
+    assert "90 cm" in text

@@ -34,10 +34,10 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from .lexicon import expected_unit, similarity, spell_out
+from .lexicon import dimension, expected_unit, similarity, spell_out
 from .meaning import embed
 from .messages import Block
-from .questions import analyse, without_scene
+from .questions import analyse, without_remarks, without_scene
 from .text import (
     MONTHS,
     STOPWORDS,
@@ -258,10 +258,15 @@ def _thresholds(text: str) -> frozenset[str]:
     return frozenset(_amounts(text)) if _THRESHOLD.search(text) else frozenset()
 
 
+#: A superlative or comparative adjective ("biggest", "longer"), whose dimension a specification names.
+_GRADED = re.compile(r"\b[a-z]+(?:est|er)\b", re.I)
+
+
 def question_terms(question: str) -> list[str]:
     """The question's terms, its words asking for a cause merged into one :data:`CAUSE_TERM`."""
     asks = {stem(w.lower()) for w in _ASKS_CAUSE.findall(question)}
-    return list(dict.fromkeys([t for t in terms(question) if t not in asks] + ([CAUSE_TERM] if asks else [])))
+    graded = [t for w in _GRADED.findall(question) for t in terms(dimension(w, sizes=True))]  # "the biggest pipe"
+    return list(dict.fromkeys([t for t in terms(question) if t not in asks] + graded + ([CAUSE_TERM] if asks else [])))
 
 
 def sentence_budget(question: str) -> int:
@@ -680,7 +685,7 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     """
     sentences = sentences_of(blocks)
     q = analyse(question)
-    chosen = select(question, sentences) or _without_the_scene(question, q.text, sentences)
+    chosen = select(without_remarks(question), sentences) or _without_the_scene(question, q.text, sentences)
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
     demands += list(q.parts) if chosen and len(q.parts) > 1 and not q.comparison else []  # "how many days, and until
     # when?": each part its best sentence, once the whole question is answered at all

@@ -168,23 +168,27 @@ _DIMENSIONS = {"hot": "temperature", "cold": "temperature", "warm": "temperature
                "heavy": "weight", "light": "weight", "expensive": "price", "cheap": "price", "costly": "price",
                "fast": "speed", "quick": "speed", "slow": "speed", "wide": "width", "narrow": "width",
                "deep": "depth", "shallow": "depth"}
+#: ... and those that usually compare the thing itself ("which was bigger?": more of the measure already named), but
+#: in a specification name its size or length ("the biggest pipe": the pipe size).
+_SIZES = {"big": "size", "large": "size", "small": "size", "long": "length", "short": "length"}
 #: Adjective endings and the noun ending of the quality they name: accurate -> accuracy, reliable -> reliability.
 _QUALITY_ENDINGS = (("ate", "acy"), ("able", "ability"), ("ible", "ibility"), ("ient", "iency"))
 
 
-def dimension(adjective: str) -> str:
+def dimension(adjective: str, sizes: bool = False) -> str:
     """The measure a gradable adjective compares: "hotter" -> "temperature"; by its ending, a guess written beside
     the adjective, since not every "-ate" word has an "-acy" ("more accurate" -> "accurate accuracy"); empty when
-    the word is no such adjective, so the caller keeps it."""
+    the word is no such adjective, so the caller keeps it. With ``sizes``, "biggest" is a size and "longer" a length."""
     word = adjective.lower()
     bases = [word]
     grade = re.match(r"(\w+?)(i?)(er|est)$", word)  # heavier, cheapest, wider, hotter
     if grade:
         stem_ = grade[1] + ("y" if grade[2] else "")
         bases += [stem_, stem_ + "e", stem_[:-1] if len(stem_) > 2 and stem_[-1] == stem_[-2] else stem_]
+    named = _DIMENSIONS | (_SIZES if sizes else {})
     for base in bases:
-        if base in _DIMENSIONS:
-            return _DIMENSIONS[base]
+        if base in named:
+            return named[base]
     for ending, noun in _QUALITY_ENDINGS:
         if word.endswith(ending) and len(word) > len(ending) + 3:
             return f"{word} {word[: -len(ending)] + noun}"

@@ -606,6 +606,12 @@ _PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:s
                       r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
                       r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
+def without_remarks(question: str) -> str:
+    """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
+    model." asks only about Q4."""
+    return _PURPOSE.sub("?", _REMARK.sub("?", question))
+
+
 def without_scene(question: str, asked: str) -> str:
     """What ``question`` asks (``asked``, its analysed text) when the sentences before it only set a scene; "" when
     they name what is asked about: a premise ("Since I will be at the Rotterdam office, ...") or a party whose thing
@@ -1034,7 +1040,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
     text = _OPENER.sub("", text) or text
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
-    text = _PURPOSE.sub("?", _REMARK.sub("?", text))  # "... over Q4? Just need the number for a model.": the remark asks nothing
+    text = without_remarks(text)
     premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
         text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"
