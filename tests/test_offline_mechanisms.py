@@ -2461,3 +2461,18 @@ def test_the_biggest_thing_asks_for_its_size_and_a_remark_after_the_question_is_
                   "trays). Tray sizes: 20 cm to 90 cm. Every KX-5 is tested at the factory.")
     text = answer("quick q - whats the biggest tray the kx-5 can take? customer has a really big batch", [block])
     assert "90 cm" in text
+
+
+def test_the_kind_of_the_sides_and_a_second_word_for_the_measure_are_not_measured():
+    asked = analyse("It is true that the bakery of Saltmarsh has more people than the bakery of Kelso? How many more "
+                    "persons?")
+    assert asked.sides == ("Saltmarsh", "Kelso") and asked.subject == "people"
+
+
+def test_a_count_compared_is_written_with_what_it_counts():
+    question = "How many remote days a week did the 2019 rules allow compared with the current ones?"
+    now = "[R2] Remote work rules 2020\nStaff may now work remotely up to 3 days per week instead of 2."
+    old = "[R1] Remote work rules 2019\nStaff may work remotely up to 2 days per week."
+    observed, decision = _run_to_answer(question, lambda query: old if "2019" in query else now, "1")
+    assert "(3 days)" in decision.content and "(2 days)" in decision.content and "difference of 1 day " in \
+        decision.content

@@ -143,7 +143,7 @@ def spoken_numbers(text: str) -> str:
 
 #: Measures that business writing names in several ways; the embedding model does not know all of them are one.
 SAME_MEASURE = (("order intake", "bookings", "orders"), ("revenue", "sales", "turnover"),
-                ("headcount", "employees", "staff", "people"), ("salary", "pay"), ("profit", "earnings"),
+                ("headcount", "employees", "staff", "people", "persons"), ("salary", "pay"), ("profit", "earnings"),
                 ("spending", "expenditure"), ("customers", "clients"))
 
 
@@ -161,6 +161,16 @@ def same_measure(subject: str) -> list[str]:
                 variants += [" ".join([*kept, other]) for other in group if other != phrase]
                 break
     return variants
+
+
+def one_word_per_measure(subject: str) -> str:
+    """``subject`` with a measure written once: "people persons" -> "people" (two of its usual words, asked twice)."""
+    kept: list[str] = []
+    for word in subject.split():
+        group = next((g for g in SAME_MEASURE if stem(word.lower()) in {stem(w) for w in g}), ())
+        if not (group and any(stem(k.lower()) in {stem(w) for w in group} for k in kept)):
+            kept.append(word)
+    return " ".join(kept)
 
 
 #: Gradable adjectives whose dimension has a name of another stem: "hotter" asks for a temperature.

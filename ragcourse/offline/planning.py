@@ -30,7 +30,7 @@ import json
 import math
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 from typing import Any
@@ -1116,6 +1116,10 @@ class Policy:
                     f"({call.result.strip()}).")
         a, b = pair
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
+        counted = "" if unit or a.unit or b.unit else _counted_noun(a) or _counted_noun(b)  # "3 days" against "2":
+        if counted:  # both are days
+            a, b = (replace(x, text=f"{x.text} {counted}") for x in (a, b))
+            unit = f" {counted.removesuffix('s') if _value(result) == 1 else counted}"
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
             result, unit = _money(_value(result), a.unit), ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
@@ -1145,6 +1149,16 @@ class Policy:
         return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "
                 f"{'more' if self.q.operation == 'max' else 'less'} than {label(ranked[1].side)} ({ranked[1].text}); "
                 f"compared: {listed} ({call.result.strip()}).")
+
+
+#: What a count is counted in, written after its number: "3 days per week", "45 people work there".
+_COUNT_NOUN = r"(days|weeks|months|years|hours|minutes|people|employees|staff|units)\b"
+
+
+def _counted_noun(quantity: Quantity) -> str:
+    """The noun a bare count is written with in its sentence ("days" for "up to 3 days per week"), else ""."""
+    m = re.search(rf"(?<![\w.,$€£]){re.escape(quantity.text)}\s+{_COUNT_NOUN}", quantity.sentence.text, re.I)
+    return m[1].lower() if m else ""
 
 
 #: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.

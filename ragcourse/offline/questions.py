@@ -44,7 +44,7 @@ from .dates import (
     spread_over_years,
     target_years,
 )
-from .lexicon import closest, correct, dimension, same_measure
+from .lexicon import closest, correct, dimension, one_word_per_measure, same_measure
 from .text import (
     MONTHS,
     NUMBER,
@@ -453,11 +453,14 @@ adding added record january february march april may june july august september 
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
-exactly really actually every dragged pushed pulled weighed hurt boosted lifted swing swings
+exactly really actually every dragged pushed pulled weighed hurt boosted lifted swing swings true correct
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
 def _subject(clause: str, sides: list[str]) -> str:
+    kinds = [re.findall(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{re.escape(side)}\b", clause) for side in sides if _is_name(side)]
+    if len(kinds) >= 2 and all(kinds) and len({k[0] for k in kinds}) == 1:  # "the office of Rotterdam ... the office of
+        clause = re.sub(rf"\b{re.escape(kinds[0][0])}\s+of\s+(?:the\s+)?", " ", clause)  # Austin": the sides' kind
     for side in sorted(filter(None, sides), key=len, reverse=True):
         # "does the Oakridge framework agreement set": the side's kind and the verb that gives its figure
         clause = re.sub(rf"{re.escape(side)}(?:\s+[a-z][\w-]*){{0,2}}?\s+(?:sets?|gives?|says?|states?|specif(?:y|ies))\b",
@@ -1139,6 +1142,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         subject = _subject(max(clauses, key=lambda c: sum(side.lower() in c.lower() for side in sides)), sides)
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
+    subject = one_word_per_measure(subject)
     names = context_names(context)
     codes = [w for w in names.split() if anchors(w)]  # "Two accounts buy LX-200s. Which pays more per meter, A or
     if sides and codes:  # B?": the price of an LX-200 (a code qualifies the measure; a place or a person does not)
