@@ -2476,3 +2476,15 @@ def test_a_count_compared_is_written_with_what_it_counts():
     observed, decision = _run_to_answer(question, lambda query: old if "2019" in query else now, "1")
     assert "(3 days)" in decision.content and "(2 days)" in decision.content and "difference of 1 day " in \
         decision.content
+
+
+@pytest.mark.parametrize(("question", "source", "asked"), [
+    ("Pursuant to the Harbor Mills supply agreement, kindly confirm the latest date on which notice may be served.",
+     "Harbor Mills supply agreement", "The latest date on which notice may be served."),
+    ("Kindly confirm, in accordance with the Staff Rest Policy, the maximum number of rest days that may be banked.",
+     "Staff Rest Policy", "The maximum number of rest days that may be banked."),
+    ("Kindly confirm whether the kiln has been serviced this year.", "", "Whether the kiln has been serviced this year."),
+])
+def test_a_formal_request_names_its_source_and_keeps_what_it_asks(question, source, asked):
+    analysed = analyse(question)
+    assert analysed.source == source and analysed.text == asked

@@ -179,8 +179,9 @@ _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an|[a-z][\w-]*['’]s)
                       r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
                       r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
                       # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
-                      r"^\s*(?:please\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know|name|identify)\s+"
-                      r"(?:(?:whether|if)\s+)?(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b|(?-i:[A-Z]))|"
+                      r"^\s*(?:please\s+|kindly\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know|name|"
+                      r"identify|set out|calculate)\s+"
+                      r"(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b|(?-i:[A-Z]))|"
                       r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
                       r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
                       r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
@@ -202,7 +203,9 @@ _NEW_AND_OLD = re.compile(r"\b(?:new|newer|latest|current)\b.*\b(?:old|older|pre
                           r"\b(?:old|older|previous|former|prior)\b.*\b(?:new|newer|latest|current)\b", re.I)
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by)|going (?:by|off)|judging by|"
-                     r"based on|(?:by|under) the terms of)\s+(.+?),\s*", re.I)
+                     r"based on|(?:by|under) the terms of|pursuant to|in accordance with|with reference to|as per|"
+                     r"(?:kindly\s+)?(?:confirm|state),?\s+(?:in accordance with|according to|pursuant to|under))\s+(.+?),\s*",
+                     re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency)|"
