@@ -2488,3 +2488,8 @@ def test_a_count_compared_is_written_with_what_it_counts():
 def test_a_formal_request_names_its_source_and_keeps_what_it_asks(question, source, asked):
     analysed = analyse(question)
     assert analysed.source == source and analysed.text == asked
+
+
+def test_how_a_figure_came_in_and_how_big_its_step_is_are_not_the_measure():
+    asked = analyse("What's behind the 2020 ferry fare coming in higher than 2019's, and how big is the step up?")
+    assert asked.sides == ("2020", "2019") and asked.subject == "ferry fare"
