@@ -2493,3 +2493,28 @@ def test_a_formal_request_names_its_source_and_keeps_what_it_asks(question, sour
 def test_how_a_figure_came_in_and_how_big_its_step_is_are_not_the_measure():
     asked = analyse("What's behind the 2020 ferry fare coming in higher than 2019's, and how big is the step up?")
     assert asked.sides == ("2020", "2019") and asked.subject == "ferry fare"
+
+
+def test_a_full_year_figure_is_the_one_its_clause_calls_annual():
+    block = Block("pay.md", "Bakery pay review 2019",
+                  "The eligible payroll was about $20.5M, so the 3% increase costs roughly $0.6M on an annual basis, or "
+                  "about $0.45M in the 2019 financial year because it applies from April.")
+    assert find_quantity("2019", "pay cost full-year", [block]).text == "$0.6M"
+
+
+def test_last_year_after_a_named_year_is_the_year_before_it():
+    asked = analyse("How come the 2020 ferry refit costs so much more than last year's - what's the cost of each?")
+    assert asked.sides == ("2020", "2019")
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("I'm at the Saltmarsh bakery - how many ovens are there?", ("ovens Saltmarsh",)),
+    ("I'm putting together the welcome pack for Maria's new bakers - how long is the trial period?",
+     ("long trial period",)),
+    ("Why did loaf sales fall in 2019? I'd like to understand the reasoning before the owners start asking me.",
+     ("loaf sales fall 2019",)),
+    ("I'm new at the bakery, so sorry if this is basic - why did loaf sales fall in 2019? I'd like to understand the "
+     "reasoning before the owners start asking me.", ("loaf sales fall 2019",)),
+])
+def test_a_preamble_before_a_dash_and_a_wish_after_the_question_ask_nothing(question, parts):
+    assert analyse(question).parts[:1] == parts

@@ -193,6 +193,7 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     # a name in the measure ("Continental Europe bookings" in December) binds its clause's number like a named side
     owner = set(terms(" ".join(re.findall(r"\b[A-Z][a-z]+\b", subject)))) if side_periods else set()
     limits = limit_words(subject_terms)  # "cap" is met by "a maximum of"
+    annual = bool(_ANNUAL.search(subject))
     best: tuple[tuple[float, ...], Quantity] | None = None
     for sentence in sentences_of(blocks):
         hits = subject_terms & (sentence.terms | (limits if limits & sentence.terms else set()))
@@ -216,19 +217,22 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
         own = side_words <= sentence.terms or bool(code) and code <= sentence.anchors or bool(
             side_words) and side_words <= sentence.title_terms and bool(_THERE.search(sentence.text))
         for match in numbers(text):
+            basis = annual and _in_clause(text, match.start(), _ANNUAL)  # "$1.95M on an annual basis, or $1.46M in
+            # 2024": a full-year figure asked for is the one its clause calls annual
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):
                 continue
             if unit and not unit_of(match[0]).startswith(unit):
                 continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
-                rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms), -other,
-                        _at_limit(text, match, limits), exact,
+                rank = (own, basis, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms),
+                        -other, _at_limit(text, match, limits), exact,
                         -_is_share(text, match.end(), hits), _own_fit(text, match, subject_terms), -distance)
             else:
                 distance = min((abs(match.start() - p) * (1 if match.start() > p else 1.5) for p in positions),
                                default=len(text))
-                rank = (own, len(hits) / len(subject_terms), _names_clause(text, match.start(), owner) if owner else 1,
+                rank = (own, basis, len(hits) / len(subject_terms),
+                        _names_clause(text, match.start(), owner) if owner else 1,
                         -other, _at_limit(text, match, limits), exact,
                         -_is_share(text, match.end(), hits), -_is_bound(text, match),
                         _own_fit(text, match, subject_terms | anchor_terms), -distance)
@@ -237,7 +241,17 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
-    return (bool(best[0][0] or best[0][1]), best[0][2], best[1]) if best else None
+    return (bool(best[0][0] or best[0][1]), best[0][3], best[1]) if best else None
+
+
+#: A figure for a whole year: "on an annual basis", "full-year", "annualised", "per year".
+_ANNUAL = re.compile(r"\b(?:annual(?:ly|ised|ized)?|full[- ]year|yearly|per year|a year)\b", re.I)
+
+
+def _in_clause(text: str, position: int, pattern: re.Pattern[str]) -> bool:
+    """Whether the clause of the number at ``position`` says what ``pattern`` says."""
+    span = clause_span(text, position)
+    return bool(span and pattern.search(text[span[0]:span[1]]))
 
 
 #: "Roughly 35 people work there": a place named only by its section's title (not the "there" of "there are")

@@ -166,6 +166,8 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"value|answer|total)s?\.?$)", re.I)
 #: Words quoted from someone else ('the customer says "why would we pay more?"'): what they asked, not the asker.
 _QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
+#: "for Ann's intake": whom the asker works for, named in a preamble.
+_FOR_SOMEONE = re.compile(r"\bfor\s+([A-Z][\w-]*)['’]s\b")
 #: A preamble that says who passed the question on: "Ticket from X", "X's buyer emailed".
 _PASSED_ON = re.compile(r"\b(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
                         r"\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$", re.I)
@@ -582,7 +584,8 @@ def _named_sides(clause: str) -> list[str]:
 
 
 #: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
-_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i\s+(?:want|need)\s+(?!to know\b)|thanks|thank you|"
+_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:want|need|would like)|['’]d like)\s+(?!to know\b)|"
+                     r"thanks|thank you|"
                      r"cheers|(?:it'?s|this is) for|"
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
                      # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
@@ -1066,6 +1069,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     lead = _LEAD.match(text)  # "For the Q1 planning deck: what were the bookings for Oct to Dec?": the deck's
     if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and find_periods(text[lead.end():]):
         text = text[lead.end()].upper() + text[lead.end() + 1:]  # quarter is not one asked about
+    elif lead and _PREAMBLE.match(lead[1]) and ":" not in text[lead.start(1):lead.end()]:  # "I'm new here, so sorry
+        text = f"{lead[1]}: {text[lead.end():]}"  # if this is basic - why ...?": a preamble, as before a colon
     dashed = _DASHED_STATEMENT.match(text)
     asked_after = text[dashed.end(1):] if dashed else ""  # "Big tender out - what is the value and how is price
     # weighted?": the scene before the dash scopes each part, as does one the question points back to
@@ -1100,9 +1105,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     reported = [c for c in preamble if _PASSED_ON.search(c)]  # who passed the question on scopes it only when the
     scoping = [c for c in preamble if not _FOR_WHOM.match(c) and (c not in reported or any(  # question points back
         _BACK_REFERENCE.search(a) for a in asking))]  # to them ("is that true of their lease?")
-    scene = context_names(" ".join(scoping)) if asking else ""  # "I'm at the Rotterdam office: ..." scopes it
-    aside = " ".join(sorted(set(terms(context_names(" ".join(c for c in preamble if c not in scoping))))
-                            - set(terms(" ".join(asking)))))  # ("For Ann's 9am": Ann is no scope)
+    audience = " ".join(m[1] for c in scoping for m in _FOR_SOMEONE.finditer(c))  # "the pack for Ann's intake"
+    scene = context_names(_FOR_SOMEONE.sub(" ", " ".join(scoping))) if asking else ""  # "I'm at the Rotterdam
+    aside = " ".join(sorted(set(terms(f"{context_names(' '.join(c for c in preamble if c not in scoping))} {audience}"))
+                            - set(terms(" ".join(asking)))))  # office: ..." scopes it; ("For Ann's 9am": Ann is none)
     scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
