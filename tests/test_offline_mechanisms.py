@@ -2518,3 +2518,11 @@ def test_last_year_after_a_named_year_is_the_year_before_it():
 ])
 def test_a_preamble_before_a_dash_and_a_wish_after_the_question_ask_nothing(question, parts):
     assert analyse(question).parts[:1] == parts
+
+
+def test_a_review_of_one_clause_searches_that_clause_of_the_named_agreement():
+    asked = analyse("For Maria's contract review: the Gull Line charter's renewal clause - how long are the renewal "
+                    "terms, and would Legal treat that as a red flag?")
+    assert asked.searches()[1:] == ["Gull Line charter renewal"] and "Maria" not in asked.text
+    everything = analyse("Is there anything unfavourable in the Gull Line charter?").searches()
+    assert "Gull Line charter liability" in everything and "Gull Line charter payment terms" in everything

@@ -130,7 +130,7 @@ def asks_orders(clauses: list[str]) -> bool:
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
-_REVIEW_FILLER = word_set("clause clauses contain contains containing any us there unfavourable unfavorable red flag "
+_REVIEW_FILLER = word_set("clause clauses contain contains containing any anything us there unfavourable unfavorable red flag "
                           "flags one-sided disadvantageous risky problematic")
 _AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many)(?: \w+)? (?:did|does|was|were|is)\b.*\b(?:go up|go down|"
                      r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
@@ -381,8 +381,10 @@ class Question:
         """The searches that need no earlier result: the sides, or one per part, plus the reasons if known."""
         if self.bridge:
             return [self.bridge[1]]
-        if self.reviewed:
-            return list(dict.fromkeys([self.query, *(f"{self.reviewed} {aspect}" for aspect in REVIEW_ASPECTS)]))
+        if self.reviewed:  # each clause the review names ("the renewal clause"), else every usual one
+            named = [a for a in REVIEW_ASPECTS if set(terms(a)) <= set(terms(self.text))] or REVIEW_ASPECTS
+            return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect}".split()))
+                                                     for aspect in named)]))
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
@@ -1067,7 +1069,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
     lead = _LEAD.match(text)  # "For the Q1 planning deck: what were the bookings for Oct to Dec?": the deck's
-    if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and find_periods(text[lead.end():]):
+    if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and (find_periods(text[lead.end():])
+                                                                        or not find_periods(lead[1])):
         text = text[lead.end()].upper() + text[lead.end() + 1:]  # quarter is not one asked about
     elif lead and _PREAMBLE.match(lead[1]) and ":" not in text[lead.start(1):lead.end()]:  # "I'm new here, so sorry
         text = f"{lead[1]}: {text[lead.end():]}"  # if this is basic - why ...?": a preamble, as before a colon
@@ -1208,7 +1211,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text) or _PUBLISHED.search(question)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
-        reviewed=key_phrase(text, _REVIEW_FILLER) if _REVIEW.search(text) else "",
+        reviewed=key_phrase(reviewed_label[1] if (reviewed_label := _LEAD.match(text)) else text, _REVIEW_FILLER)
+        if _REVIEW.search(text) else "",  # "the A charter's renewal clause - ... a red flag?": the charter's clause
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
