@@ -2526,3 +2526,8 @@ def test_a_review_of_one_clause_searches_that_clause_of_the_named_agreement():
     assert asked.searches()[1:] == ["Gull Line charter renewal"] and "Maria" not in asked.text
     everything = analyse("Is there anything unfavourable in the Gull Line charter?").searches()
     assert "Gull Line charter liability" in everything and "Gull Line charter payment terms" in everything
+
+
+def test_what_percent_of_a_whole_did_it_cover_is_a_share_of_what_the_statement_names():
+    asked = analyse("saltmarsh solar roof - what % of the bakery's electricity did it actually cover in 2019?")
+    assert asked.operation == "share" and asked.share_of == ("saltmarsh solar roof", "bakery electricity")

@@ -230,7 +230,7 @@ _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*"
 
 #: How found numbers combine, in the order the grammar tries them (the first that matches wins).
 OPERATIONS: dict[str, re.Pattern[str]] = {
-    "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|"
+    "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|\bwhat\s+%\s+of\b|"
                         r"\b(?:what|how (?:big|large|much)(?: of)?(?: an?)?) (?:percentage|percent|part) of\b|"
                         r"\bas an? (?:percentage|share) of\b|,\s*as an? (?:percentage|share)\s*\??$|"
                         rf"\baccount(?:ed|s)? for\b(?!\s+(?:the|this|that|its)\s+{_CHANGE_WORD})|"
@@ -253,7 +253,7 @@ _CHANGE_AS_SHARE = re.compile(r"\b(?:drop|fall|decline|decrease|increase|rise|gr
 #: Which words of a share question name the whole and which the part: "what share of <whole> came from <part>",
 #: "of all <whole>, what percentage <part>", "<part> as a share of <whole>".
 _SHARE_OF = (
-    re.compile(r"\b(?:share|proportion|fraction|portion|percentage|percent|part)\s+of\s+(?P<whole>[^?;,]+?)\s+"
+    re.compile(r"(?:\b(?:share|proportion|fraction|portion|percentage|percent|part)|(?<=\s)%)\s+of\s+(?P<whole>[^?;,]+?)\s+"
                r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do)\s+(?P<part>[^?;,]+)", re.I),
     re.compile(r"^\s*of\s+(?:all\s+)?(?P<whole>[^,]+),\s*(?:what|which|how much)\s+(?:share|proportion|fraction|"
                r"percentage|percent|part)\s+(?P<part>[^?;]+)", re.I),
@@ -270,12 +270,15 @@ _PORTION = re.compile(r"\bhow (?:much|many)\s+(?:\$\s?[mbk]?|dollars?|euros?|mon
 _PART_VERB = re.compile(r"^(?:(?:came|comes|come|went|goes|go|gets?|got)\s+)?(?:from|to|into|on|for)\s+", re.I)
 
 
-def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF) -> tuple[str, str] | tuple[()]:
-    """(part, whole) of a share question, each as search words; a parenthesis explains, it does not name."""
+def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF, context: str = "") -> tuple[str, str] | tuple[()]:
+    """(part, whole) of a share question, each as search words; a parenthesis explains, it does not name; a part
+    that is only "it" ("solar roof - what % of the plant's power did it cover?") is what the statement before names."""
     for pattern in patterns:
         m = pattern.search(text)
         if m:
             part = _PART_VERB.sub("", re.sub(r"\([^)]*\)", " ", m["part"]).strip())
+            if context and re.match(r"(?:it|they|this|that)\b", part, re.I):
+                part = context
             found = (key_phrase(part), key_phrase(m["whole"], AGGREGATE_WORDS))  # "europe overall": the part as asked
             if all(found):
                 return found
@@ -1216,8 +1219,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
-        share_of=_share_of(text) if operation == "share" and not sides else _share_of(text, (_PORTION,))
-        if operation == "portion" else (), extreme=_extreme(text),
+        share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
+            text, (_PORTION,)) if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
         else "", aside=aside)
     return replace(analysed, answer_type=_answer_type(analysed))
