@@ -2531,3 +2531,18 @@ def test_a_review_of_one_clause_searches_that_clause_of_the_named_agreement():
 def test_what_percent_of_a_whole_did_it_cover_is_a_share_of_what_the_statement_names():
     asked = analyse("saltmarsh solar roof - what % of the bakery's electricity did it actually cover in 2019?")
     assert asked.operation == "share" and asked.share_of == ("saltmarsh solar roof", "bakery electricity")
+
+
+def test_a_report_named_by_its_author_is_the_source_and_its_year_is_no_side():
+    asked = analyse("In Harwick's 2019 ferry report, what share of the 2018 global ferry market was electric, and how "
+                    "does its growth rate compare with the market overall?")
+    assert asked.sides == () and asked.source == "Harwick 2019 ferry report" and asked.operation == "share"
+
+
+def test_the_whole_of_a_share_is_not_an_amount_dated_to_another_year():
+    question = "What share of the 2018 global ferry market was electric?"
+    passage = ("[H1] Harwick ferry report 2019\nHarwick puts the electric segment at $2.1 billion in 2018. "
+               "The report estimates that the global market for ferries reached $9.6 billion in 2018 and will grow to "
+               "about $13.1 billion by 2030.")
+    _, calls = _search_until_computed(question, lambda query: passage)
+    assert ("compute", {"expression": "2.1 / 9.6 * 100"}) in calls

@@ -408,9 +408,11 @@ class Policy:
         """The amounts of a sentence (its percentages with ``unit`` "%"), without those its own words date to another
         period ("$9.4M in September", "17% in Q3")."""
         asked = {(p.kind, p.number) for p in self.q.periods}
+        years = {p.year for p in self.q.periods if p.year}  # ("$13.1 billion by 2030" is no 2023 figure)
         found = numbers(text)
         return [m for i, m in enumerate(found) if (unit_of(m[0]) == "%") == (unit == "%") and not (asked and any(
-            (p.kind, p.number) not in asked and p.kind != "year" for p in _own_periods(text, m, found[i + 1:])))]
+            (p.kind, p.number) not in asked and p.kind != "year" or p.kind == "year" and years and p.year not in years
+            for p in _own_periods(text, m, found[i + 1:])))]
 
     def share_expression(self) -> str | None:
         """For "what share of the total goes to X?": the part is the amount whose own words (the words after it, then

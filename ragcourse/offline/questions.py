@@ -206,8 +206,10 @@ _NEW_AND_OLD = re.compile(r"\b(?:new|newer|latest|current)\b.*\b(?:old|older|pre
 #: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
 _SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by)|going (?:by|off)|judging by|"
                      r"based on|(?:by|under) the terms of|pursuant to|in accordance with|with reference to|as per|"
-                     r"(?:kindly\s+)?(?:confirm|state),?\s+(?:in accordance with|according to|pursuant to|under))\s+(.+?),\s*",
-                     re.I)
+                     r"(?:kindly\s+)?(?:confirm|state),?\s+(?:in accordance with|according to|pursuant to|under))\s+(.+?),\s*|"
+                     # "In Harwick's 2019 ferry report, what ...": a document named by its author, its year its own
+                     r"^\s*in\s+((?:the\s+)?(?-i:[A-Z])[\w&-]*['’]s\s+[^,?]{0,40}?(?:report|survey|study|analysis|review|"
+                     r"outlook|update|paper|article|newsletter|minutes|memo|forecast)),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency)|"
@@ -1115,7 +1117,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     scene = context_names(_FOR_SOMEONE.sub(" ", " ".join(scoping))) if asking else ""  # "I'm at the Rotterdam
     aside = " ".join(sorted(set(terms(f"{context_names(' '.join(c for c in preamble if c not in scoping))} {audience}"))
                             - set(terms(" ".join(asking)))))  # office: ..." scopes it; ("For Ann's 9am": Ann is none)
-    scope = key_phrase(_with_years(source[1], fill_years(find_periods(source[1]), today))) if source else ""
+    named = next((g for g in source.groups() if g), "") if source else ""  # (whichever way it is written)
+    scope = key_phrase(_with_years(named, fill_years(find_periods(named), today))) if named else ""
     main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
         f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)) if context else [])  # the Q4 total?"
