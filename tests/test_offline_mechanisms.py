@@ -2546,3 +2546,10 @@ def test_the_whole_of_a_share_is_not_an_amount_dated_to_another_year():
                "about $13.1 billion by 2030.")
     _, calls = _search_until_computed(question, lambda query: passage)
     assert ("compute", {"expression": "2.1 / 9.6 * 100"}) in calls
+
+
+def test_a_count_said_in_words_in_the_scene_is_multiplied_by_the_rate():
+    question = "so Larkfield, once all forty six classrooms are on the tablet plan, what's that worth per year?"
+    rate = "[plan.md] Tablet plan — Larkfield Academy\nThe tablet plan costs $350 per classroom per year."
+    _, calls = _search_until_computed(question, lambda query: rate)
+    assert ("compute", {"expression": "46 * 350"}) in calls

@@ -50,7 +50,7 @@ from .answering import (
     speaks_of,
 )
 from .dates import fill_years, today_from
-from .lexicon import COUNT_WORD, number_word, similarity
+from .lexicon import COUNT_WORD, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     Quantity,
@@ -449,11 +449,16 @@ class Policy:
         value = self._value_stated
         return f"{expression} / 100 * {plain_number(_in_dollars(value))}" if value and unit_of(product[1]) == "%" else expression
 
+    @cached_property
+    def _spoken_text(self) -> str:
+        """The whole question, scene included, with its numbers in figures ("two hundred forty gateways": 240)."""
+        return spoken_numbers(self.question_text)
+
     @property
     def _value_stated(self) -> str:
         """The one sum of money the question states ("a $50,000 order ... three weeks late"): what a percentage
         rate is taken of; empty when it states none or several."""
-        found = [m[0] for m in numbers(self.question_text) if unit_of(m[0]).startswith("$")]
+        found = [m[0] for m in numbers(self._spoken_text) if unit_of(m[0]).startswith("$")]
         return found[0] if len(found) == 1 else ""
 
     @cached_property
@@ -461,7 +466,7 @@ class Policy:
         """The count, the rate and the thing counted ("240", "$1,750", "gateway") that ``rate_expression`` multiplies,
         and how a count in days became weeks ("17 days is 3 weeks or part of a week; ", else "")."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
-        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self.question_text)  # (or the scene before it:
+        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self._spoken_text)  # (or the scene before it:
                   # "A $40,000 refit finished 3 weeks late. What can they charge?")
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every
         for sentence in self._quoted_sentences(3) if counts else []:
