@@ -2553,3 +2553,11 @@ def test_a_count_said_in_words_in_the_scene_is_multiplied_by_the_rate():
     rate = "[plan.md] Tablet plan — Larkfield Academy\nThe tablet plan costs $350 per classroom per year."
     _, calls = _search_until_computed(question, lambda query: rate)
     assert ("compute", {"expression": "46 * 350"}) in calls
+
+
+def test_a_tag_after_a_statement_asks_nothing_but_is_that_right_is_a_question_and_last_year_of_another_sentence_is_todays():
+    from ragcourse.offline.dates import anchor_relative
+
+    assert correct("The rest limit is 5 days, right?") == "The rest limit is 5 days?"
+    assert correct("Is this right?") == "Is this right?" and correct("Which one is correct?") == "Which one is correct?"
+    assert anchor_relative("We opened in 2019. How many bakers did we hire last year?").endswith("last year?")

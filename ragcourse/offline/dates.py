@@ -148,15 +148,18 @@ _YEAR_EARLIER = re.compile(r"\b(?:the\s+)?same (quarter|month|period)(?: of)? (?
 
 #: A year named on its own ("the 2020 refit"), and a year said relative to it after it ("than last year's").
 _NAMED_YEAR = re.compile(r"(?<![\d-])\b((?:19|20)\d{2})\b(?!\s*[-–/]\s*\d)")
-_YEAR_BEFORE = re.compile(r"\b(?:last|the previous|the prior|the preceding) year(['’]s)?\b|\bthe year before\b", re.I)
+_YEAR_BEFORE = re.compile(r"\b((?:than|with|over|from|vs\.?|versus|to)\s+)(?:last|the previous|the prior|the preceding) "
+                          r"year(['’]s)?\b|\bthe year before\b", re.I)
 
 
 def anchor_relative(text: str) -> str:
     """Relative periods that follow a named one, resolved against it rather than today: in "Q1 2024 versus the
     previous quarter" that is Q4 2023, in "Q3 2024 compared to the same quarter a year earlier" Q3 2023."""
     year = _NAMED_YEAR.search(text)  # "the 2020 refit costs more than last year's": 2019's, not today's last year
-    if year:
-        text = text[:year.end()] + _YEAR_BEFORE.sub(lambda m: f"{int(year[1]) - 1}{m[1] or ''}", text[year.end():])
+    if year:  # (compared within its sentence: "We opened in 2019. What did we hire last year?" asks about today's)
+        rest = re.split(r"(?<=[.!?])\s", text[year.end():], maxsplit=1)
+        rest[0] = _YEAR_BEFORE.sub(lambda m: f"{m[1] or ''}{int(year[1]) - 1}{m[2] or ''}", rest[0])
+        text = text[:year.end()] + " ".join(rest)
     named = [p for p in find_periods(text) if p.year and p.kind in ("quarter", "month")]
     if not named:
         return text

@@ -73,6 +73,11 @@ def spell_out(text: str) -> str:
     return _CONTRACTION.sub(r"\1 is", text)
 
 
+_AGREEMENT_TAG = re.compile(r"((?:^|(?<=[.!?]\s))(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|"
+                            r"what|which|who|whom|whose|when|where|why|how)\b)[^.!?]*?)[,\s]+(?:right|correct|no|yeah|"
+                            r"isn't it|didn't it|wasn't it|aren't they|don't they)\s*\?", re.I)
+
+
 def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = spell_out(text)
@@ -80,9 +85,9 @@ def correct(text: str) -> str:
         text, m.end()) else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
     text = re.sub(r"\bw/o(?=\s)", "without", re.sub(r"\bw/(?=\s)", "with", text, flags=re.I), flags=re.I)  # chat's "w/"
-    # "the cap went up, right?": a tag that asks for agreement, not a question of its own
-    text = re.sub(r"[,\s]+(?:right|correct|no|yeah|isn't it|didn't it|wasn't it|aren't they|don't they)\s*\?", "?", text,
-                  flags=re.I)
+    # "the cap went up, right?": a tag after a statement asks for agreement, not a question of its own ("is that
+    # right?" is a question)
+    text = _AGREEMENT_TAG.sub(r"\1?", text)
     # "EV charging bays" (an "EV" in a finance text is enterprise value: only a vehicle's things make it a vehicle)
     text = re.sub(r"\bEVs?\b(?=\s+(?:charg\w*|bays?|cars?|points?|spaces?|batter(?:y|ies)|fleet)\b)", "electric-vehicle",
                   text, flags=re.I)
