@@ -51,6 +51,7 @@ from .text import (
     RELATIVE_SIDE,
     STOPWORDS,
     WH_WORD,
+    WH_WORDS,
     Period,
     anchors,
     find_periods,
@@ -597,7 +598,7 @@ _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
                      # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
                      # statement after the question says why it is asked
-                     rf"\?\s+(?!(?:{WH_WORD[3:-1]}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
+                     rf"\?\s+(?!(?:{WH_WORDS}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
                      r"state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,2}(?:wants?|needs?|is|"
                      r"are|was|were|has|have|had|says?|said|asked|mentioned|thinks?|plans?)\b[^?]*$", re.I)
 #: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
@@ -622,7 +623,6 @@ _PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:s
                       r"(?=\s+(?:[^,\s]+\s+){0,5}?(?:am|is|are|was|were|will|have|has|need|needs|want|wants|plan|plans)\b))"
                       r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
                       r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
-#: "... with the one in B", "... and that of B": the second side named by where its measure is held.
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4."""
@@ -654,6 +654,7 @@ _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+({_LISTED_NAME})
 #: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
+#: "... with the one in B", "... and that of B": the second side named by where its measure is held.
 _THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
 
@@ -677,8 +678,9 @@ def _versus(clause: str) -> list[str]:
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
-    b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]  # "..., in dollars": how
-    one = _THE_ONE_IN.match(b)  # the answer is written, not the side  # "the fee in the A agreement with the one in the B agreement": A and B are compared
+    # "..., in dollars": how the answer is written, not the side
+    b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]
+    one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement": A and B are compared
     held = re.search(r"\s(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", a) if one else None
     if held:
         a, b = held[1], one[1]
@@ -957,7 +959,7 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
 _STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
-#: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "Q2)": its number in
+#: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "#2:": its number in
 #: a checklist.
 _OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)",
                      re.I)

@@ -39,7 +39,8 @@ hadn't can't couldn't won't wouldn't shouldn't went gone come
 """)
 
 #: The words that open a question about something ("what", "whether"), as a regex group.
-WH_WORD = r"(?:what|which|who|whom|whose|when|where|why|how|whether)"
+WH_WORDS = "what|which|who|whom|whose|when|where|why|how|whether"
+WH_WORD = rf"(?:{WH_WORDS})"
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 _MONTH_PREFIX = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
