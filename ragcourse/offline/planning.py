@@ -1083,10 +1083,10 @@ class Policy:
             count, rate, thing, weeks = self._rate_product  # "240 × $1,750 per gateway comes to $420,000"
             total = _value(calculation_result(call.result or ""))
             count = count if count[:1].isdigit() else str(number_word(count))
-            of = f" of {self._value_stated}" if unit_of(rate) == "%" and self._value_stated else ""  # "3 × 2% per
+            # "3 × 2% per week of $50,000 comes to $3,000"; "17 days is 3 weeks or part of a week; 3 × 2% per week ..."
+            of = f" of {self._value_stated}" if unit_of(rate) == "%" and self._value_stated else ""
             value = _money(total, "$") if of else f"{result}%" if unit_of(rate) == "%" else _money(total, unit_of(rate))
-            return f"{weeks.capitalize()}{count} × {rate} per {thing}{of} comes to {value} ({call.result.strip()})."  # week
-            # of $50,000 comes to $3,000"; "17 days is 3 weeks or part of a week; 3 × 2% per week ..."
+            return f"{weeks.capitalize()}{count} × {rate} per {thing}{of} comes to {value} ({call.result.strip()})."
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${_value(result):,.2f} ({call.result.strip()})."
