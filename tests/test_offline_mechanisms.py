@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ragcourse.offline.answering import select, sentences_of
+from ragcourse.offline.answering import answer, select, sentences_of
 from ragcourse.offline.lexicon import correct
 from ragcourse.offline.messages import Block
 from ragcourse.offline.observations import find_quantity
@@ -227,8 +227,6 @@ def test_reflection_searches_for_what_the_answer_left_out():
 
 
 def test_a_single_shot_answer_takes_each_side_and_the_reasons_from_the_passages():
-    from ragcourse.offline.answering import answer
-
     blocks = [Block("q2.md", "Quillon report Q2 2023", "Operating margin was 11.4% in Q2 2023."),
               Block("q3.md", "Quillon report Q3 2023", "Operating margin improved to 14.9% in the third quarter."),
               Block("why.md", "Operating margin analysis Q3 2023",
@@ -1102,7 +1100,7 @@ def test_that_code_is_found_as_a_code_even_when_another_sentence_matches_the_sce
 
 
 def test_a_two_part_question_about_a_name_no_passage_holds_is_refused_not_answered_with_anothers_figures():
-    from ragcourse.offline.answering import REFUSAL, answer
+    from ragcourse.offline.answering import REFUSAL
 
     blocks = [Block("lease-larkfield.md", "Lease agreement — Larkfield Academy",
                     "The rent is $4,200 per classroom per year. The lease renews every five years.")]
@@ -1240,8 +1238,6 @@ def test_now_vs_the_old_amount_is_computed_from_a_sentence_that_says_one_replace
 
 
 def test_a_sentence_two_passages_hold_cites_both() -> None:
-    from ragcourse.offline.answering import answer
-
     ending = "Lockers are emptied every Friday evening by the caretaker."
     blocks = [Block("gym.pdf#page=4", "Gym rules — Lockers", f"Members bring their own padlock. {ending}"),
               Block("gym.pdf#page=5", "Gym rules — Lockers", f"{ending} Towels can be rented at the desk.")]
@@ -1328,7 +1324,7 @@ def test_the_grammars_own_words_are_no_unknown_names_that_send_a_search_to_the_w
 
 
 def test_a_place_the_asker_is_in_is_met_by_a_rule_that_names_no_place_but_not_by_another_sites_rule():
-    from ragcourse.offline.answering import REFUSAL, answer
+    from ragcourse.offline.answering import REFUSAL
 
     club = [Block("club-rules.md", "Sailing club membership rules",
                   "Members with at least 2 seasons of membership may borrow a dinghy for free.")]
@@ -1355,15 +1351,11 @@ def test_a_place_the_asker_is_in_is_met_by_a_rule_that_names_no_place_but_not_by
 ])
 def test_a_single_shot_answer_quotes_what_the_case_needs(text: str, question: str, quoted: tuple[str, ...],
                                                           left_out: str) -> None:
-    from ragcourse.offline.answering import answer
-
     answered = answer(question, [Block("rules.md", "Staff handbook", text)])
     assert all(part in answered for part in quoted) and left_out not in answered
 
 
 def test_initials_in_the_question_find_the_words_they_stand_for():
-    from ragcourse.offline.answering import answer
-
     club = [Block("club-survey.md", "Rowing club member survey 2022",
                   "The survey went to 300 members in May 2022. The Member Happiness Index rose from 61 to 67. "
                   "Most replies came from junior rowers.")]
@@ -1963,8 +1955,6 @@ def test_a_list_of_questions_separated_by_commas_is_several_parts():
 
 
 def test_a_scene_set_before_the_question_does_not_keep_a_plain_answer_from_it():
-    from ragcourse.offline.answering import answer
-
     blocks = [Block("guide.md", "Audio guide — Specifications", "Storage: 12 hours of narration at 64 kbit/s. "
                     "Guides are cleaned after every visit and charged overnight in the cloakroom.")]
     question = ("Our school group leader is worried the pupils lost their progress when the devices crashed during "
@@ -1974,7 +1964,7 @@ def test_a_scene_set_before_the_question_does_not_keep_a_plain_answer_from_it():
 
 
 def test_a_scene_that_names_whose_thing_is_asked_for_stays_part_of_the_question():
-    from ragcourse.offline.answering import REFUSAL, answer
+    from ragcourse.offline.answering import REFUSAL
 
     blocks = [Block("lease-quay.md", "Lease with Quay Bakers — Late payment", "If the tenant pays late, a fee of 2% "
                     "of the overdue rent applies for each week of delay, up to 20% of that month's rent.")]
@@ -2399,8 +2389,6 @@ def test_how_the_answer_is_written_is_no_part_of_a_side_and_a_quoted_why_asks_no
 
 
 def test_a_plain_answer_quotes_the_best_sentence_for_each_part_of_the_question():
-    from ragcourse.offline.answering import answer
-
     block = Block("rules.md", "Harbor Lane Bakery — Staff rules",
                   "Bakers may bank up to 4 unused rest days into the next season. The bakery opens at 6 am. "
                   "Banked rest days must be taken by 30 April. In the kitchen, every baker wears a hairnet.")
@@ -2409,8 +2397,6 @@ def test_a_plain_answer_quotes_the_best_sentence_for_each_part_of_the_question()
 
 
 def test_state_the_figure_asks_for_the_figure_the_next_sentence_gives():
-    from ragcourse.offline.answering import answer
-
     block = Block("audit.md", "Audit notes 2019 — Mill stock count",
                   "The auditors counted the flour store at the mill and found small differences in the rye bins. "
                   "The value involved was about $4,100 and has been corrected. The mill will relabel its bins.")
@@ -2446,16 +2432,12 @@ def test_who_passed_the_question_on_and_a_statement_after_it_are_not_asked_about
 
 
 def test_a_name_of_who_passed_the_question_on_is_not_required_of_the_passages():
-    from ragcourse.offline.answering import answer
-
     block = Block("kx5.md", "KX-5 kiln manual — Maintenance", "Replace the KX-5 backup battery every 3 years.")
     assert "3 years" in answer("Ticket from Kelso Mills' ops lead: how often does the backup battery inside the KX-5 "
                                "kiln need swapping?", [block])
 
 
 def test_the_biggest_thing_asks_for_its_size_and_a_remark_after_the_question_is_not_scored():
-    from ragcourse.offline.answering import answer
-
     block = Block("kx5.md", "KX-5 kiln — Manual",
                   "Applies to KX-5 kilns with controller 2.x and to the KX-5 tray sets S1 (small trays) and S2 (large "
                   "trays). Tray sizes: 20 cm to 90 cm. Every KX-5 is tested at the factory.")
@@ -2526,6 +2508,8 @@ def test_a_review_of_one_clause_searches_that_clause_of_the_named_agreement():
     assert asked.searches()[1:] == ["Gull Line charter renewal"] and "Maria" not in asked.text
     everything = analyse("Is there anything unfavourable in the Gull Line charter?").searches()
     assert "Gull Line charter liability" in everything and "Gull Line charter payment terms" in everything
+    framed = analyse("Quick check - is the Gull Line charter one-sided anywhere?").searches()  # a label that frames
+    assert "Gull Line charter liability" in framed and not any(s.startswith("Quick check liability") for s in framed)
 
 
 def test_what_percent_of_a_whole_did_it_cover_is_a_share_of_what_the_statement_names():

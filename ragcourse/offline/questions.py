@@ -131,7 +131,7 @@ def asks_orders(clauses: list[str]) -> bool:
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
-_REVIEW_FILLER = word_set("clause clauses contain contains containing any anything us there unfavourable unfavorable red flag "
+_REVIEW_FILLER = word_set("clause clauses contain contains containing any anything anywhere us there unfavourable unfavorable red flag "
                           "flags one-sided disadvantageous risky problematic")
 _AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many)(?: \w+)? (?:did|does|was|were|is)\b.*\b(?:go up|go down|"
                      r"rise|fall|increase|decrease|drop|grow|change)\b", re.I)
@@ -1049,6 +1049,15 @@ _FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-
 _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
 
 
+def _reviewed(text: str) -> str:
+    """What a review question asks to check: the thing named before its colon or dash ("the A charter's renewal
+    clause - ... a red flag?"), unless that only frames the request ("Quick check - ..."), else the whole question."""
+    lead = _LEAD.match(text)
+    if not lead:
+        return text
+    return text[lead.end():] if _PREAMBLE.match(lead[1]) else lead[1]
+
+
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
     question = _FORMULA.sub(r"\1, \2 as a share of \3", correct(question))
@@ -1219,8 +1228,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text) or _PUBLISHED.search(question)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
-        reviewed=key_phrase(reviewed_label[1] if (reviewed_label := _LEAD.match(text)) else text, _REVIEW_FILLER)
-        if _REVIEW.search(text) else "",  # "the A charter's renewal clause - ... a red flag?": the charter's clause
+        reviewed=key_phrase(_reviewed(text), _REVIEW_FILLER) if _REVIEW.search(text) else "",
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
             len(months_of(s)) == 3 for s in sides),
