@@ -2545,3 +2545,8 @@ def test_a_tag_after_a_statement_asks_nothing_but_is_that_right_is_a_question_an
     assert correct("The rest limit is 5 days, right?") == "The rest limit is 5 days?"
     assert correct("Is this right?") == "Is this right?" and correct("Which one is correct?") == "Which one is correct?"
     assert anchor_relative("We opened in 2019. How many bakers did we hire last year?").endswith("last year?")
+
+
+def test_a_preamble_that_names_the_place_asked_about_still_scopes_the_question():
+    asked = analyse("For the Saltmarsh bakery: how many ovens are there?")
+    assert asked.parts == ("ovens Saltmarsh",) and not asked.aside

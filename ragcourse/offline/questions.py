@@ -167,15 +167,15 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"value|answer|total)s?\.?$)", re.I)
 #: Words quoted from someone else ('the customer says "why would we pay more?"'): what they asked, not the asker.
 _QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
-#: "for Ann's intake": whom the asker works for, named in a preamble.
-_FOR_SOMEONE = re.compile(r"\bfor\s+([A-Z][\w-]*)['’]s\b")
+#: "for Ann's intake", "a one-liner for Ann": whom the asker works for, named in a preamble.
+_FOR_SOMEONE = re.compile(r"\b(?i:for)\s+([A-Z][\w-]*)(?:['’]s\b|\s*$)")
 #: A preamble that says who passed the question on: "Ticket from X", "X's buyer emailed".
 _PASSED_ON = re.compile(r"\b(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
                         r"\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$", re.I)
 #: The clause before a colon or a dash that opens a question.
 _LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
 #: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
-#: Ann"): its names are the asker's audience, not what is asked about.
+#: Ann"): when it names nothing but its audience, it leaves the question.
 _FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b", re.I)
 #: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
 _REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an|[a-z][\w-]*['’]s) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
@@ -1085,8 +1085,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
     lead = _LEAD.match(text)  # "For the Q1 planning deck: what were the bookings for Oct to Dec?": the deck's
-    if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and (find_periods(text[lead.end():])
-                                                                        or not find_periods(lead[1])):
+    if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and not context_names(
+            _FOR_SOMEONE.sub(" ", lead[1])) and (find_periods(text[lead.end():]) or not find_periods(lead[1])):
         text = text[lead.end()].upper() + text[lead.end() + 1:]  # quarter is not one asked about
     elif lead and _PREAMBLE.match(lead[1]) and ":" not in text[lead.start(1):lead.end()]:  # "I'm new here, so sorry
         text = f"{lead[1]}: {text[lead.end():]}"  # if this is basic - why ...?": a preamble, as before a colon
@@ -1122,8 +1122,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     asking = [c for c in clauses if c not in preamble]
     clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
     reported = [c for c in preamble if _PASSED_ON.search(c)]  # who passed the question on scopes it only when the
-    scoping = [c for c in preamble if not _FOR_WHOM.match(c) and (c not in reported or any(  # question points back
-        _BACK_REFERENCE.search(a) for a in asking))]  # to them ("is that true of their lease?")
+    scoping = [c for c in preamble if c not in reported or any(  # question points back to them ("is that true of
+        _BACK_REFERENCE.search(a) for a in asking)]  # their lease?"); "For the Harbor Street bakery: ..." scopes it
     audience = " ".join(m[1] for c in scoping for m in _FOR_SOMEONE.finditer(c))  # "the pack for Ann's intake"
     scene = context_names(_FOR_SOMEONE.sub(" ", " ".join(scoping))) if asking else ""  # "I'm at the Rotterdam
     aside = " ".join(sorted(set(terms(f"{context_names(' '.join(c for c in preamble if c not in scoping))} {audience}"))
