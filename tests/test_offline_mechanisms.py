@@ -21,7 +21,7 @@ from ragcourse.offline.observations import find_quantity
 from ragcourse.offline.planning import decide
 from ragcourse.offline.questions import analyse
 from ragcourse.offline.text import anchors, find_periods, terms
-from ragcourse.offline.toolbox import classify
+from ragcourse.offline.toolbox import classify, order_arguments
 
 SEARCH = {"type": "function", "function": {
     "name": "find_docs", "description": "Search the internal documents of the company.",
@@ -2550,3 +2550,74 @@ def test_a_tag_after_a_statement_asks_nothing_but_is_that_right_is_a_question_an
 def test_a_preamble_that_names_the_place_asked_about_still_scopes_the_question():
     asked = analyse("For the Saltmarsh bakery: how many ovens are there?")
     assert asked.parts == ("ovens Saltmarsh",) and not asked.aside
+
+
+def test_two_asks_over_the_same_years_each_combine_their_own_measure():
+    question = "Ferry line, 2020 vs 2019 - what was ticket revenue growth in %, and how many points did the load factor move?"
+    asked = analyse(question)
+    assert asked.measures[0].endswith("ticket revenue") and asked.measures[1] == "load factor"
+    assert asked.operations == ("percent change", "percentage-point change")
+    years = {"2020": "[F2] Ferry report 2020\nTicket revenue in 2020 was $8.8M. The load factor in 2020 was 71.5%.",
+             "2019": "[F1] Ferry report 2019\nTicket revenue in 2019 was $8.0M. The load factor in 2019 was 70.0%."}
+    observed, decision = _run_to_answer(question, lambda query: years["2020" if "2020" in query else "2019"], "10")
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
+        "(8.8 - 8) / 8 * 100", "71.5 - 70"]
+    assert "a change of $0.8M, or 10%" in decision.content and "10 percentage points" in decision.content
+
+
+@pytest.mark.parametrize("question", [
+    "How many loaves did the bakery sell in 2020 vs 2019, and what share of the year's bread is that?",
+    "Kiln uptime, 2020 vs 2019: did kiln 4 or the whole works improve more, and by how many points did one outpace "
+    "the other?",
+    "How much did the ferry fares and the port fees change from 2019 to 2020?",
+])
+def test_asks_that_point_back_offer_a_choice_or_share_an_operation_keep_one_operation(question):
+    assert analyse(question).operations == ()
+
+
+def test_a_change_in_basis_points_is_a_hundred_times_the_point_change():
+    question = "By how many basis points did the ferry load factor move, 2020 vs 2019?"
+    years = {"2020": "[F2] Ferry report 2020\nThe load factor in 2020 was 71.5%.",
+             "2019": "[F1] Ferry report 2019\nThe load factor in 2019 was 70.0%."}
+    observed, decision = _run_to_answer(question, lambda query: years["2020" if "2020" in query else "2019"], "150")
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["(71.5 - 70) * 100"]
+    assert "a difference of 150 basis points" in decision.content
+
+
+def test_which_one_after_a_comparison_chooses_between_its_sides_and_the_gap_keeps_their_unit():
+    question = "Max firing temp — KX-5 kiln vs TR-9 kiln. Which one gets hotter, by how many deg C?"
+    assert analyse(question).sides == ("KX-5 kiln", "TR-9 kiln")
+    specs = {"KX-5": "[K5] KX-5 kiln — Specification\nMaximum firing temperature: +1,280 °C.",
+             "TR-9": "[T9] TR-9 kiln — Specification\nMaximum firing temperature: +1,320 °C."}
+    observed, decision = _run_to_answer(question, lambda query: specs["KX-5" if "KX-5" in query else "TR-9"], "40")
+    assert "a difference of 40 °C" in decision.content
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Pulling the year-on-year compare for the governors' pack: how many pupils joined in 2020?",
+     ("pupils joined 2020",)),
+    ("How often is the kiln door seal supposed to be swapped out? Drafting the checklist here at Saltmarsh.",
+     ("often kiln door seal supposed swapped",)),
+])
+def test_what_the_asker_is_doing_before_or_after_the_question_asks_nothing(question, parts):
+    assert analyse(question).parts == parts
+
+
+def test_a_latin_singular_keeps_its_last_letter():
+    asked = analyse("How much more does the 2020 staff bonus cost on an annual basis than the 2019 one?")
+    assert "bonus" in asked.subject.split() and "basis" in asked.subject.split()
+
+
+def test_a_fiscal_year_is_no_product_code_and_a_status_netted_out_is_no_filter():
+    orders = {"type": "function", "function": {
+        "name": "crate_orders", "description": "Look up crate orders of the bakery's customers.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"}, "product": {"type": "string", "description": "a product code"},
+            "state": {"type": "string", "description": "Only orders with this state: open, baked, delivered, cancelled."}},
+            "required": []}}}
+    tool = classify([orders])["orders"]
+    args = order_arguments(tool, "Kelso Mills crate orders for Q4 FY21, net of any cancellations: total value?",
+                           date(2022, 2, 1))
+    assert "product" not in args and "state" not in args
+    assert order_arguments(tool, "Which KX-5 crate orders were cancelled?", date(2022, 2, 1)) == {
+        "product": "KX-5", "state": "cancelled"}

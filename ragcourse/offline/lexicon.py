@@ -147,8 +147,8 @@ def spoken_numbers(text: str) -> str:
 
 
 #: Measures that business writing names in several ways; the embedding model does not know all of them are one.
-SAME_MEASURE = (("order intake", "bookings", "orders"), ("revenue", "sales", "turnover"),
-                ("headcount", "employees", "staff", "people", "persons"), ("salary", "pay"), ("profit", "earnings"),
+SAME_MEASURE = (("order intake", "bookings", "orders"), ("revenue", "sales", "turnover", "top-line"),
+                ("headcount", "employees", "staff", "people", "persons"), ("salary", "pay"), ("profit", "earnings", "bottom-line"),
                 ("spending", "expenditure"), ("customers", "clients"))
 
 

@@ -130,6 +130,9 @@ _OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|for
 _GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | MOVE_WORDS)
 #: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
 _NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
+#: Units of measurement written after a figure: "+65 °C", "12 mm", "4.5 kg", "3 bar".
+_MEASURE_UNIT = r"\s*(°[CF]|mm|cm|km|m|kg|g|t|bar|psi|kW|kWh|MW|MWh|V|mA|A|Hz|kHz|ms|s|h|l|L|m³|m3|dB|ppm|rpm)(?![\w²³])"
+_BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
@@ -278,7 +281,8 @@ class Policy:
         # public pages count too: a competitor's figure is often only on its own web page
         passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
         blocks = [b for c in self.calls if c.result and c.name in passages for b in parse_blocks(c.result)]
-        unit = "%" if self.q.operation == "percentage-point change" else None  # "the difference in points"
+        operation = self._for_measure(measure).q.operation if measure else self.q.operation
+        unit = "%" if operation == "percentage-point change" else None  # "the difference in points"
         found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
                  find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit) for side in self.q.sides}
         if self.q.extreme and not any(find_periods(side) for side in self.q.sides):  # "the top temperature of each":
@@ -298,6 +302,18 @@ class Policy:
         if set(terms(side)) - RELATIVE_SIDE:
             return frozenset()
         return frozenset(a for other in self.q.sides if other != side for a in anchors(other))
+
+    def _for_measure(self, measure: str) -> Policy:
+        """This policy as if only ``measure`` were asked, with that ask's own operation ("revenue growth in %, and
+        how many points did the margin move?": a percent change, then a point change); itself when they agree."""
+        operation = dict(zip(self.q.measures, self.q.operations, strict=True)).get(measure, self.q.operation) \
+            if self.q.operations else self.q.operation
+        if operation == self.q.operation:
+            return self
+        own = object.__new__(Policy)  # (what was worked out for the whole question is worked out again)
+        own.__dict__ = {k: v for k, v in self.__dict__.items() if not isinstance(getattr(Policy, k, None), cached_property)}
+        own.q = replace(self.q, operation=operation, percent=operation == "percent change")
+        return own
 
     def measured_quantities(self) -> dict[str, dict[str, Quantity]]:
         """For each measure the question compares, the number found for each side."""
@@ -353,6 +369,8 @@ class Policy:
         if self.q.operation in ("share", "ratio"):
             part, whole = sorted(pair, key=lambda x: x.value)
             return f"{part.plain} / {whole.plain} * 100" if self.q.operation == "share" else f"{whole.plain} / {part.plain}"
+        if self.q.operation == "percentage-point change" and _BASIS_POINTS.search(self.q.text):
+            return f"({a.plain} - {b.plain}) * 100"  # "in basis points": a hundredth of a percentage point
         return f"({a.plain} - {b.plain}) / {b.plain} * 100" if self.q.percent else f"{a.plain} - {b.plain}"
 
     def _made_progress(self) -> bool:
@@ -860,8 +878,8 @@ class Policy:
         if replaced:  # "how much more is it now vs the old one-off amount?": one sentence gives both
             return [(calculator, text_arguments(calculator, replaced))]
         planned = [
-            (calculator, text_arguments(calculator, expression)) for expression in map(self.calculation, measured.values())
-            if calculator and expression]
+            (calculator, text_arguments(calculator, expression)) for measure, quantities in measured.items()
+            if calculator and (expression := self._for_measure(measure).calculation(quantities))]
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
@@ -1059,8 +1077,11 @@ class Policy:
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""
-        measure, quantities = next(((m, qs) for m, qs in measured.items() if self.calculation(qs) == call.text),
-                                   (self.q.subject, {}))
+        measure, quantities = next(((m, qs) for m, qs in measured.items()
+                                    if self._for_measure(m).calculation(qs) == call.text), (self.q.subject, {}))
+        own = self._for_measure(measure)
+        if own is not self:  # worked out with that measure's own operation
+            return own._calculation_line(call, measured)
         decimals = 1 if self.q.percent or self.q.operation == "share" else 2
         if self.q.operation == "average" and quantities:  # an average of "$15.9M"s is "$14.8M", not "$14.77M"
             decimals = max(1, *(len(x.plain.partition(".")[2]) for x in quantities.values()))
@@ -1123,10 +1144,15 @@ class Policy:
                     f"({call.result.strip()}).")
         a, b = pair
         unit = "%" if self.q.percent else (" percentage points" if a.unit == b.unit == "%" else "")
+        if unit == " percentage points" and call.text == f"({a.plain} - {b.plain}) * 100":
+            result, unit = _grouped(_rounded(calculation_result(call.result or ""), 0)), " basis points"
         counted = "" if unit or a.unit or b.unit else _counted_noun(a) or _counted_noun(b)  # "3 days" against "2":
         if counted:  # both are days
             a, b = (replace(x, text=f"{x.text} {counted}") for x in (a, b))
             unit = f" {counted.removesuffix('s') if _value(result) == 1 else counted}"
+        written = {_measure_unit(x) for x in (a, b)}
+        if not (unit or a.unit or b.unit) and len(written) == 1 and "" not in written:  # "+65 °C" and "+60 °C": a
+            unit = f" {written.pop()}"  # difference of 5 °C
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
             result, unit = _money(_value(result), a.unit), ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
@@ -1323,6 +1349,12 @@ def _own_periods(text: str, match: re.Match[str], later: list[re.Match[str]]) ->
     stretch = own_stretch(text, match)
     end = min([text.find(stretch, max(0, match.end() - len(stretch))) + len(stretch), *(m.start() for m in later)])
     return find_periods(text[match.end():end]) or find_periods(stretch)
+
+
+def _measure_unit(quantity: Quantity) -> str:
+    """The unit of measurement its sentence writes after the figure ("+1,320 °C" -> "°C"); "" when none."""
+    m = re.search(re.escape(quantity.text) + _MEASURE_UNIT, quantity.sentence.text)
+    return m[1] if m else ""
 
 
 def _money(value: float, unit: str) -> str:

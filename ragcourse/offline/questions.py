@@ -78,7 +78,7 @@ AGGREGATE_WORDS = word_set("total totals aggregate combined sum altogether overa
                            "dollar euros terms units figure figures $ % $m m bn usd eur gbp roughly approximately approx circa nearly almost")
 #: "What drove the swing?" after a statement: the change the statement describes, not a thing of its own.
 MOVE_WORDS = word_set("swing dip slip drop fall rise jump change shift move slide slump spike surge decline increase "
-                      "decrease gap turnaround reversal")
+                      "decrease gap turnaround reversal expansion contraction")
 INCREASE_WORDS = word_set("increase increased increases rise rose risen grow grew grown growth improve improved up "
                            "higher gain gained jump jumped climb climbed")
 DECREASE_WORDS = word_set("decrease decreased decreases drop dropped fall fell fallen decline declined down lower "
@@ -144,6 +144,9 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b|"
                          r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short)\b", re.I)
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
+#: "Pulling the ...", "Working on ...": what the asker is doing ("During the ..." is a preposition, and scopes).
+_DOING = (r"(?!(?:during|regarding|concerning|following|including|excluding|considering|pending|barring)\b)"
+          r"[a-z]+ing\s+(?:the|a|an|our|my|together|up|on|through)\b")
 _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
                        # "Before I start haggling: ...": when the asker will use the answer
@@ -155,6 +158,9 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        # what the answer is for
                        r"(?:(?:quick|short|small) (?:one|q|question) )?"
                        r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
+                       # "Pulling the yoy compare for the IR pack: ...", "Working on the 2025 plan: ...": what the
+                       # asker is doing when the question comes up
+                       rf"{_DOING}[^:]{{0,60}}$|"
                        # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
                        r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
                        # "Ticket from Kelso Mills' ops lead: ...", "A customer writes: ...": who passed the question on
@@ -241,6 +247,7 @@ OPERATIONS: dict[str, re.Pattern[str]] = {
                         r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
                         re.I),
     "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b|\bin points\b|"
+                                          r"\bbasis points?\b|\bbps\b|"
                                           r"\bpoints (?:higher|lower|up|down|more|less)\b", re.I),
     "percent change": _PERCENT,
     "average": re.compile(r"\b(?:average|averaged|mean)\b", re.I),
@@ -318,6 +325,7 @@ class Question:
     reviewed: str = ""          # what a review question asks to check, e.g. "Sable Rail contract"
     qualifiers: tuple[str, ...] = ()  # per side, the version of the figure asked for: ("budgeted", "actual")
     measures: tuple[str, ...] = ()  # several things compared over the same sides: ("hotel cap", "per diem")
+    operations: tuple[str, ...] = ()  # per measure, its own operation when the asks differ ("in %", "in points")
     referring: tuple[str, ...] = ()  # parts that point back to an earlier part's answer ("its address")
     bridge: tuple[str, str] = ()  # ("quarter", "contract started"): a period known only from an event's date
     share_of: tuple[str, ...] = ()  # ("rooftop solar", "plant electricity"): a share's part and whole, each searched
@@ -337,7 +345,7 @@ class Question:
         rows = [("question", self.text), ("sub-questions", " | ".join(self.parts)),
                 ("sides", " | ".join(self.label(s) for s in self.sides) or "-"),
                 ("measure", " | ".join(self.measured) or "-"), ("period", self.period_phrase or "-"),
-                ("operation", self.operation or "-"), ("answer", self.answer_type),
+                ("operation", " | ".join(self.operations) or self.operation or "-"), ("answer", self.answer_type),
                 ("searches", " | ".join(self.searches()))]
         rows += [(name, value) for name, value in (("reasons", "yes" if self.cause else ""), ("source", self.source),
                  ("whose", self.owner), ("orders tool", "yes" if self.orders else ""), ("web", "yes" if self.public else "")) if value]
@@ -438,12 +446,13 @@ _PLURAL_NOUNS = frozenset({"sales", "earnings", "goods", "news", "logistics", "a
 
 
 def _singular(word: str) -> str:
-    """"margins" -> "margin" (so a side query reads "Q3 2024 gross margin"); "sales" stays "sales"."""
+    """"margins" -> "margin" (so a side query reads "Q3 2024 gross margin"); "sales" stays "sales", as do "basis" and
+    "bonus" (a Latin or Greek singular)."""
     if word.lower() in _PLURAL_NOUNS or word.lower().endswith("ves"):  # "loaves", "shelves": no "loave"
         return word
     if len(word) > 4 and word.lower().endswith("ies"):  # "penalties" -> "penalty", not "penaltie"
         return word[:-3] + "y"
-    if len(word) > 3 and "-" not in word and word.endswith("s") and not word.endswith("ss") and stem(word[:-1].lower()) == stem(word.lower()):
+    if len(word) > 3 and "-" not in word and word.endswith("s") and not word.endswith(("ss", "is", "us")) and stem(word[:-1].lower()) == stem(word.lower()):
         return word[:-1]
     return word
 
@@ -460,7 +469,7 @@ _GIVEN = word_set("given cited mentioned stated offered listed named provided")
 #: "What's the short explanation?" after a statement: how the answer should read, not what it is about.
 _FRAMING = word_set("short brief quick simple plain summary gist overview answer")
 
-_NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | word_set("""
+_NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | MOVE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
@@ -494,7 +503,7 @@ def _subject(clause: str, sides: list[str]) -> str:
         # ("what notice period does ...": a two-word measure after "what" stays)
         clause = re.sub(r"\b(?:is|are|was|were)\s+(?:more\s+|less\s+)?[a-z]+(?:er|ier)\b(?:\s+(?:on|for|to)\s+(?:the\s+|our\s+)?\w+)?",
                         " ", clause)  # "is tougher on us"
-    clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b|\bthis time\b", "", clause)  # "which items account for the decline"
+    clause = re.sub(r"'s\b|\baccount(?:s|ed)? for\b|\bthis time\b|\bbasis points?\b|\bbps\b", "", clause)  # "which items account for the decline"
     clause = re.sub(r"\b([\w-]+)\s+(?:part|portion|component|element) of (?:the|our|its)\s+(?:[\w-]+\s+)?[\w-]+"
                     r"(?=\s+(?:is|are|was|were|has|have|had|in|for|at|on|to|and|or|vs|versus|than)\b|\s*[,?.;:—–]|$)", r"\1",
                     clause)  # "the market-adjustment part of the pay review": the market adjustment
@@ -596,6 +605,8 @@ _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:
                      r"thanks|thank you|"
                      r"cheers|(?:it'?s|this is) for|"
                      r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
+                     # "... swapped out? Drafting the checklist here.": what the asker is doing
+                     rf"\?\s+{_DOING}[^?]*$|"
                      # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
                      # statement after the question says why it is asked
                      rf"\?\s+(?!(?:{WH_WORDS}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
@@ -669,7 +680,7 @@ def _joined(clause: str) -> list[str]:
 
 def _versus(clause: str) -> list[str]:
     """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
-    pieces = re.split(r"\s[-–—]\s|:\s|,\s*(?=which|who|what|how)|\s(?=(?:which|who|what|how)\s+(?:does|do|did|is|are|was|"
+    pieces = re.split(r"\s[-–—]\s|:\s|(?<![Vv]s)(?<!\.[a-z])\.\s+(?=[A-Z])|,\s*(?=which|who|what|how)|\s(?=(?:which|who|what|how)\s+(?:does|do|did|is|are|was|"
                       r"were|has|have)\b)", clause, flags=re.I)  # "A vs B - which", "a versus b what does each pay"
     clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare|reconcile|contrast)\b", p, re.I)),
                   pieces[0])
@@ -719,6 +730,31 @@ def _qualifiers(text: str, sides: list[str]) -> tuple[str, ...]:
 _MEASURE_END = INCREASE_WORDS | DECREASE_WORDS | word_set("change changed changes changing differ differed compare "
                                                           "compared from to in for of at on under by during between "
                                                           "since was were is are vs versus")
+
+
+#: Measures that name no thing of their own: "the rate", "the figure".
+_BARE_MEASURES = frozenset({"rate", "figure", "number", "amount", "value", "level", "total"})
+#: Where one ask of several may end: "..., and how many points ...", "growth in % and margin in points".
+_ASK_SPLIT = re.compile(r"\s*;\s*|,?\s+and\s+", re.I)
+
+
+def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Measures asked one per clause over the same sides, each with its own operation: "what was revenue growth in
+    %, and how many points did the margin move?" asks a percent change of revenue and a point change of the margin.
+    Empty unless the clauses name different measures and differ in how their numbers combine, no later ask is
+    about an earlier one's answer ("..., and what share of the year is that?", "how far did one outpace the other?")
+    and none offers a choice of its own ("did line 4 or the plant improve more")."""
+    asks = [a for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
+    # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
+    found = [(" ".join(w for w in _subject(ask, sides).split() if not w.lower().startswith("per-")),
+              _operation(ask, sides, False)) for ask in asks]
+    # "..., and how many points higher is the rate?": a bare "rate" is the rate of what the first ask measures
+    measures = tuple(f"{found[0][0].split()[0]} {measure}" if i and measure in _BARE_MEASURES else measure
+                     for i, (measure, _) in enumerate(found))
+    if len(found) < 2 or any(_BACK_REFERENCE.search(ask) or re.search(r"\bthe other\b", ask, re.I) for ask in asks[1:]) \
+            or any(len(_alternatives(ask)) >= 2 for ask in asks) or not all(measures) or len(set(measures)) < len(measures) or len({o for _, o in found}) < 2:
+        return (), ()
+    return measures, tuple(operation for _, operation in found)
 
 
 def _measures(main: str) -> tuple[str, ...]:
@@ -971,6 +1007,8 @@ _MONTHS_SUMMED = re.compile(r"\b(?:sum|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(
 #: "what is that as an average per month?", "month by month": a quarter's figure read from its months.
 _PER_MONTH = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b|\bmonth[- ]by[- ]month\b", re.I)
 #: "How big was the drop?" after "X: Sept vs Dec.": the change between the sides just named.
+#: "A vs B. Which one ...?": a choice among the things just named.
+_WHICH_ONE = re.compile(r"\s*which (?:one|of (?:them|the two|these|those|both))\b", re.I)
 _THE_CHANGE = re.compile(r"\bthe (?:drop|gap|difference|change|increase|decrease|decline|rise|fall|growth|jump)\b", re.I)
 #: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
 _CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite|in spite of)\b[^?;:]*", re.I)
@@ -1102,7 +1140,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
                       or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS | _FRAMING | AGGREGATE_WORDS)  # "What caused that?", "What were the
                       # reasons given?" ask only about the statement
-                      or (_BACK_REFERENCE.search(statement[2]) or _THE_CHANGE.search(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
+                      or (_BACK_REFERENCE.search(statement[2]) or _THE_CHANGE.search(statement[2])
+                          or _WHICH_ONE.match(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
         one_question = True
@@ -1157,6 +1196,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         main = f"{main} {next(m[1] for m in led if m)}"
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
+    operations: tuple[str, ...] = ()
+    if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:
+        measures, operations = _asked_measures("; ".join(clauses), sides)
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
         measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
                          for pair in [_versus(c) or _joined(c)] if len(pair) == 2 and all(pair)), ())
@@ -1221,7 +1263,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(_QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
-        qualifiers=qualifiers, measures=measures,
+        qualifiers=qualifiers, measures=measures, operations=operations,
         direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,

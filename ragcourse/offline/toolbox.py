@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .dates import period_range, relative_range
+from .dates import expand_spans, period_range, relative_range
 from .meaning import embed_remembered
 from .text import STOPWORDS, find_periods
 
@@ -218,7 +218,8 @@ _OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most
 def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
     """Arguments for an orders tool, each filled from the question by what the parameter's name says."""
     span = (relative_range(question, today) if today else None) or period_range(question, today)
-    codes = [m[0] for m in re.finditer(r"\b[A-Z]{2,}-?\d+[A-Za-z]?\b", question)]
+    # ("Q4 FY24": a fiscal year is a period, not a product code)
+    codes = [m[0] for m in re.finditer(r"\b[A-Z]{2,}-?\d+[A-Za-z]?\b", question) if not find_periods(expand_spans(m[0]))]
     args: dict[str, Any] = {}
     id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
     record_id = _record_id(tool.properties[id_key], question, codes) if id_key else ""
@@ -264,8 +265,9 @@ def _record_id(schema: dict[str, Any], question: str, codes: list[str]) -> str:
 MIN_STATUS_MEANING = 0.55
 #: "not", "never" and the contractions, with or without their apostrophe ("hasn't", "hasnt").
 _NOT = r"\b(?:not|never|(?:has|have|had|is|are|was|were|do|does|did|ca|could|would|wo|should)n'?t)\b"
-_NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|\b(?:not counting|excluding|except|without|other than|"
-                      rf"apart from|ignoring|leaving out)\s+(?:the\s+|any\s+)?)$")
+#: "net of any cancellations", "excluding returns": what follows is left out, never the records asked for.
+_LEFT_OUT = r"\b(?:not counting|excluding|except|without|other than|apart from|ignoring|leaving out|net of)\s+(?:the\s+|any\s+)?"
+_NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|{_LEFT_OUT})$")
 #: "has it arrived yet", "is the order delivered": the status is what is asked, not a filter.
 _YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|are|was|were|did|does|do|will)\s+"
                      r"(?:it|they|this|that|the|my|our|their)\b")  # (after a dictated "um")
@@ -289,7 +291,7 @@ def _status(schema: dict[str, Any], question: str) -> str:
     if re.search(r"\bstatus(?:es)?\s+of\b|\bwhat(?:\s+is|'s|\s+are)\s+(?:the\s+|their\s+|its\s+)?status", lowered):
         return ""  # "which haven't arrived, and what's the status of each?": the status is the answer, no filter
     clauses = [c for c in re.split(r"[,;?]|\.\s|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
-               and not re.search(_NOT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
+               and not re.search(_NOT, c) and not re.search(_LEFT_OUT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
     records = "|".join(w.removesuffix("s") for w in described - STOPWORDS if w.endswith("s") and len(w) > 3)
     if not records or not re.search(rf"\b(?:{records})s\b|\b(?:which|any|all|every)\s+(?:[a-z-]+\s+)?(?:{records})\b",
