@@ -1047,8 +1047,16 @@ class Policy:
             return found
         wanted = set(terms(name))
         blocks = [b for b in parse_blocks(call.result) if wanted <= set(terms(f"{b.title} {b.text}"))]
-        own = [s.sentence for s in select(self._unscoped(part), sentences_of(blocks), limit, self.figure_for(part),
-                                          {*exclude, *(s.text for s in found)})]
+        candidates = sentences_of(blocks)
+        # in a passage about something else (a list of actions, each with its owner), the sentences that name it;
+        # in one about the name itself ("Lease agreement — A"), every sentence
+        naming = [s for s in candidates if (wanted <= s.terms or wanted <= s.title_terms) and s.text not in exclude]
+        others = {s.text for s in candidates if s not in naming} if naming else set()
+        own = [s.sentence for s in select(self._unscoped(part), candidates, limit, self.figure_for(part),
+                                          {*exclude, *others, *(s.text for s in found)})]
+        asked = set(terms(part))
+        if not own:  # "Action items: ... (owner: J. Brandt)": under a heading that is what the part asks, the item
+            own = [s for s in naming if 2 * len(asked & s.title_terms) >= len(asked)][:1]  # naming the name
         return sorted([*found, *own], key=lambda s: (s.label, s.position)) if own else found
 
     def _unscoped(self, query: str) -> str:

@@ -50,6 +50,7 @@ from .text import (
     NUMBER,
     RELATIVE_SIDE,
     STOPWORDS,
+    TARGET_YEAR,
     WH_WORD,
     WH_WORDS,
     Period,
@@ -987,6 +988,11 @@ _RELATIVE = re.compile(r"(?:\b(?:the|a|an|our)\s+|^)((?:[\w-]+\s+){0,2}?[\w-]+)(
                        r"(?<!\bbefore)\s+(?:that|who|which|whose|behind|(?<=[a-z] )where)\s+"
                        r"((?:[\w$%.,'’-]+\s+){0,12}?[\w$%'’-]+?)(?=\s*(?:[,?;—–]|\s-\s|$|\s+(?:is|was|are|were|has|have|had|located|based|used|uses|"
                        r"and|do|does|did)\b))", re.I)
+#: "the deal the CEO flagged ...": a relative clause without its "that".
+_ZERO_RELATIVE = re.compile(r"\b((?:the|our)\s+[a-z][\w-]*)\s+(?=(?:the|our|a|an|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+                            r"[a-z]+ed\b)", re.I)
+#: "Whoever owns X - what ...": the person who owns X.
+_WHOEVER = re.compile(r"\b[Ww]hoever\b")
 _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
 #: "... for that kind of ticket": the kind is the one the statement describes; its words belong in the search.
 _THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situation)\b", re.I)
@@ -1034,7 +1040,13 @@ def context_names(context: str) -> str:
 
 def _scene_query(context: str, today: date | None) -> str:
     """A scene-setting statement as a search, its yearless months dated (not by a target year: "moved to 2025")."""
-    return key_phrase(_with_years(context, fill_years(find_periods(context), today, target_years(context))))
+    return key_phrase(_untargeted(_with_years(context, fill_years(find_periods(context), today, target_years(context)))))
+
+
+def _untargeted(text: str) -> str:
+    """``text`` without the years a thing was moved to ("pushed its expansion into 2025"): the search is for the
+    report of the move, which is dated to when it happened, not to the target."""
+    return TARGET_YEAR.sub(" ", text)
 
 
 def _with_context(clauses: list[str], periods: list[Period], context: str, today: date | None) -> list[str]:
@@ -1069,7 +1081,13 @@ def _points_back(clause: str, earlier: str) -> bool:
     # "Which code was it, and what does the manual say to check first?": a part that names nothing of its own is
     # about the thing the first part identified
     identified = _IDENTIFIES.search(earlier) and not _STATEMENT_NAMES.search(f"x {clause}") and not anchors(clause)
-    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)) or asked_who or identified)
+    # ("the deal the CEO flagged - who owns that account?": a demonstrative after a thing named on its own points
+    # back to that thing)
+    pointing = {stem(m[1].lower()) for m in re.finditer(r"\b(?:that|this|those|these)\s+([a-z]+)", clause, re.I)
+                if stem(m[1].lower()) not in set(terms(clause[:m.start()]))} - STOPWORDS  # (not "which customer is
+    # ..., and what does the contract of this customer say": the clause named that customer itself)
+    topic = bool(pointing) and bool(re.match(r"\s*(?:the|our)\s", earlier, re.I)) and not _ASKING.search(earlier)
+    return bool(_BACK_REFERENCE.search(clause) or named & set(terms(earlier)) or asked_who or identified or topic)
 
 
 def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
@@ -1105,6 +1123,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = attach_years(expand_spans(text))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
     text = _OPENER.sub("", text) or text
+    text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
     text = without_remarks(text)
     premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
@@ -1232,7 +1251,11 @@ def analyse(question: str, today: date | None = None) -> Question:
         # does their contract have?", "... showed one error code. What does the manual say about that code?"
         asked = tuple(dict.fromkeys(_parts(clauses, periods)))  # find the customer first, then ask with its name
         parts, referring = (_scene_query(context, today), *asked), asked
-    relative = _RELATIVE.search(text) if not (sides or bridge or context) else None
+    scene_only = bool(re.match(r"(?:i|i'm|i am|i've|we|we're)\b", context, re.I))  # "I'm new here. The X that ...":
+    # the asker's own scene names no referent
+    if not (sides or bridge or context and not scene_only) and re.search(r"\s[-–—]\s|,\s*(?:who|what|which|when|where|how)\b", text):
+        text = _ZERO_RELATIVE.sub(r"\1 that ", text)  # "the deal the CEO flagged - who owns it?": the deal that ...
+    relative = _RELATIVE.search(text) if not (sides or bridge or context and not scene_only) else None
     if relative and referring and relative.start() > 0:
         relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain
     if relative:  # "where is the supplier that delivered the flour late located?": find the supplier, then ask
@@ -1242,7 +1265,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         rest = tuple(dict.fromkeys(p for clause in _PART_SPLIT.split(rest_text) if clause and clause.strip(" ,-–—")
                                    for p in [key_phrase(_with_years(clause, periods))] if p))
         named_by = f"{relative[1]} {relative[2]} {held[0] if held else ''}"
-        parts, referring = (key_phrase(_with_years(named_by, periods)), *rest), rest
+        parts, referring = (key_phrase(_untargeted(_with_years(named_by, periods))), *rest), rest
         # "the customer that placed the largest order — when does their contract end?" asks no order's status:
         asked_clauses = [rest_text]  # the clause that names the thing is not what is asked
     else:
