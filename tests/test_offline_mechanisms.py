@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from ragcourse.offline.answering import answer, select, sentences_of
+from ragcourse.offline.daycount import counted_back, dates_in, notice_period
 from ragcourse.offline.lexicon import correct
 from ragcourse.offline.messages import Block
 from ragcourse.offline.observations import find_quantity
@@ -2650,3 +2651,30 @@ def test_a_chained_part_is_answered_by_the_list_item_that_names_the_first_answer
               "fire alarm the review listed (owner: works team, due 3 May).")
     observed, decision = _run_to_answer(question, lambda query: duties if query.endswith("glaze process") else review)
     assert "Recalibrate the glaze sprayer" in decision.content
+
+
+def test_dates_are_read_with_their_place_in_a_span_and_counted_back_on_the_calendar():
+    assert [(d.day, d.role) for d in dates_in("The fair runs from 20 to 22 June 2019; entries close on 2 May 2019.")] == [
+        (date(2019, 6, 20), "start"), (date(2019, 6, 22), "end"), (date(2019, 5, 2), "")]
+    assert [d.role for d in dates_in("The lease runs from 1 May 2018 to 30 April 2028.")] == ["start", "end"]
+    assert [d.role for d in dates_in("A new market opens from 1 August 2019.")] == [""]  # no span: nothing it ends
+    assert notice_period("unless the tenant gives notice at least 120 days before the end of the term") == (120, "days")
+    assert notice_period("to be agreed no later than six months before expiry") == (6, "months")
+    assert counted_back(date(2019, 8, 31), 6, "months") == date(2019, 2, 28)
+    assert counted_back(date(2028, 4, 30), 120, "days") == date(2028, 1, 1)
+
+
+def test_a_deadline_is_the_notice_period_counted_back_from_the_end_of_the_term():
+    question = "Harbor Lane lease - by when must we give notice if we don't want it to renew?"
+    lease = ("[L1] Lease agreement — Harbor Lane Bakery\nThe lease runs from 1 May 2018 to 30 April 2028. It renews for "
+             "5 years unless the tenant gives notice at least 120 days before the end of the term.")
+    observed, decision = _run_to_answer(question, lambda query: lease)
+    assert decision.content.startswith("120 days before 30 April 2028 is 1 January 2028 [L1].")
+
+
+def test_the_days_between_two_dated_events_are_counted_from_the_dates_the_passages_state():
+    question = ("What's the last day to enter the bake-off, and how many days before the fair opens is that cutoff?")
+    fair = ("[F1] Saltmarsh Food Fair 2019\nEntries for the bake-off close on 2 May 2019. The fair takes place from 20 "
+            "to 22 June 2019 on the quay. A new covered market opens from 1 August 2019.")
+    observed, decision = _run_to_answer(question, lambda query: fair)
+    assert decision.content.startswith("2 May 2019 is 49 days before 20 June 2019 [F1].")

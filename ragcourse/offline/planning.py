@@ -50,6 +50,7 @@ from .answering import (
     speaks_of,
 )
 from .dates import fill_years, today_from
+from .daycount import counted_back, dates_in, notice_period, written
 from .lexicon import COUNT_WORD, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
@@ -132,6 +133,16 @@ _GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREAS
 _NOTHING_FOUND = re.compile(r"^\s*(?:\[\s*\]|no\b|nothing\b|none\b|0\s)|\bno (?:[\w-]+ ){0,2}(?:matching|found)\b", re.I)
 #: Units of measurement written after a figure: "+65 °C", "12 mm", "4.5 kg", "3 bar".
 _MEASURE_UNIT = r"\s*(°[CF]|mm|cm|km|m|kg|g|t|bar|psi|kW|kWh|MW|MWh|V|mA|A|Hz|kHz|ms|s|h|l|L|m³|m3|dB|ppm|rpm)(?![\w²³])"
+#: "By when must notice be given?", "the latest date on which notice may be served": a deadline is asked.
+_ASKS_DEADLINE = re.compile(r"\bby when\b|\blatest (?:possible )?(?:date|day)\b|\bdeadline\b|\bsign-by\b|"
+                            r"\bwhen (?:must|should|do|does|would|will|can|is)\b[^?]*\b(?:notice|notify|inform|tell|"
+                            r"sign|cancel|terminate|talks?)\b", re.I)
+#: "how many days before the fair opens is the cutoff?", "how many days after the order went in did it arrive?":
+#: the days between the thing asked about and an anchor event.
+_DAYS_BETWEEN = re.compile(r"\bhow many (?:calendar )?days\s+(?P<relation>before|after)\s+(?P<anchor>.+?)\s+(?:is|was|are|"
+                           r"were|did|does|do|will|would)\s+(?P<thing>[^?,;]+)", re.I)
+_OPENS = re.compile(r"\b(?:opens?|opening|starts?|begins?|kicks? off)\b", re.I)
+_CLOSES = re.compile(r"\b(?:ends?|closes?|closing|finish(?:es)?)\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
@@ -951,7 +962,7 @@ class Policy:
                     c.name == call.name and c.result and not _lists_nothing(c.result) for c in self.calls)):
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
-        lead += self._referent_line(sentences)
+        lead += self._referent_line(sentences) + self._calendar_lines(sentences)
         sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered]
         plain = not (lead or q.comparison or q.cause)
@@ -963,6 +974,42 @@ class Policy:
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
+
+    def _calendar_lines(self, sentences: list[Sentence]) -> list[str]:
+        """Arithmetic on the dates the quoted sentences state: the deadline a notice period sets before a term's
+        end ("by when must we give notice?"), or the days between two dated events ("how many days before the fair
+        opens is the cutoff?")."""
+        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
+        found = [s for c in self.calls if c.result and c.name in passages for s in sentences_of(parse_blocks(c.result))]
+        if _ASKS_DEADLINE.search(self.question_text):
+            named = {t for name in _NAME_WORD.findall(self.question_text) for t in terms(name)}  # (the agreement the
+            for notice in [*sentences, *(s for s in found if named & s.title_terms)]:  # question names, if not quoted)
+                period = notice_period(notice.text)
+                ends = [(len(notice.terms & s.terms), -i, d) for i, s in enumerate(found) if s.label == notice.label
+                        for d in dates_in(s.text) if d.role == "end"]  # the term's last day, in the same document
+                if period and ends:
+                    end = max(ends, key=lambda e: e[:2])[2]
+                    count, unit = period
+                    return [f"{count} {unit if count != 1 else unit[:-1]} before {end.text} is "
+                            f"{written(counted_back(end.day, count, unit))} [{notice.label}]."]
+        asked = _DAYS_BETWEEN.search(self.question_text)
+        quoted_dates = [(d, s) for s in sentences for d in dates_in(s.text)]  # the thing asked about is quoted; the
+        dated = quoted_dates + [(d, s) for s in found for d in dates_in(s.text)]  # event it is counted to may not be
+        if not asked or not quoted_dates or len({d.day for d, _ in dated}) < 2:
+            return []
+        anchor_words = set(terms(asked["anchor"]))
+        role = "start" if _OPENS.search(asked["anchor"]) else "end" if _CLOSES.search(asked["anchor"]) else ""
+        anchor, anchor_sentence = max(dated, key=lambda p: (p[0].role == role if role else 0,
+                                                             len(anchor_words & (p[1].terms | p[1].title_terms))))
+        thing_words = set(terms(self.question_text)) - anchor_words
+        others = [(d, s) for d, s in quoted_dates if d.day != anchor.day]
+        if not others:
+            return []
+        thing, thing_sentence = max(others, key=lambda p: len(thing_words & (p[1].terms | p[1].title_terms)))
+        days = (anchor.day - thing.day).days
+        relation = "before" if days >= 0 else "after"
+        labels = " ".join(f"[{label}]" for label in dict.fromkeys((thing_sentence.label, anchor_sentence.label)))
+        return [f"{thing.text} is {abs(days)} day{'s' if abs(days) != 1 else ''} {relation} {anchor.text} {labels}."]
 
     def _operand_sentences(self, sentences: list[Sentence]) -> list[Sentence]:
         """For each number a calculation used that no quoted sentence states, the found sentence that states it: a
