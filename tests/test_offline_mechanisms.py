@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ragcourse.calculator import evaluate
 from ragcourse.offline.answering import answer, select, sentences_of
 from ragcourse.offline.daycount import counted_back, dates_in, notice_period
 from ragcourse.offline.lexicon import correct
@@ -2678,3 +2679,30 @@ def test_the_days_between_two_dated_events_are_counted_from_the_dates_the_passag
             "to 22 June 2019 on the quay. A new covered market opens from 1 August 2019.")
     observed, decision = _run_to_answer(question, lambda query: fair)
     assert decision.content.startswith("2 May 2019 is 49 days before 20 June 2019 [F1].")
+
+
+def test_parallel_asks_over_two_named_things_are_two_measures_and_only_one_asks_for_the_top_of_a_range():
+    question = "KX-5 kiln vs our TR-9 kiln: what is the stated accuracy and what is the max firing temperature, each?"
+    asked = analyse(question)
+    assert asked.sides == ("KX-5 kiln", "TR-9 kiln") and asked.measures == ("accuracy", "maximum firing temperature")
+    assert asked.extreme_of("accuracy") == "" and asked.extreme_of("maximum firing temperature") == "max"
+    specs = {"KX-5": "[K5] KX-5 kiln — Specification\nThe KX-5 fires from 600 °C to 1,280 °C with a stated accuracy of "
+                     "±2.0% of reading.",
+             "TR-9": "[T9] TR-9 kiln — Specification\nThe TR-9 fires from 500 °C to 1,320 °C with a stated accuracy of "
+                     "±1.5% of reading."}
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:  # each calculation worked out for real
+        observed += [(name, args, specs["KX-5" if "KX-5" in args["query"] else "TR-9"] if name == "find_docs" else
+                      f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["2 - 1.5", "1280 - 1320"]
+    assert "TR-9 kiln maximum firing temperature (1,320 °C)" in decision.content and "a difference of 40 °C" in decision.content
+
+
+def test_a_percent_change_of_two_counts_also_gives_the_count():
+    question = "Loaves sold in 2020 vs 2019 - what's the rise in loaves and in %?"
+    years = {"2020": "[B2] Bakery report 2020\nThe bakery sold 3,700 loaves in 2020.",
+             "2019": "[B1] Bakery report 2019\nThe bakery sold 2,500 loaves in 2019."}
+    observed, decision = _run_to_answer(question, lambda query: years["2020" if "2020" in query else "2019"], "48")
+    assert "a change of 1,200, or 48%" in decision.content

@@ -302,7 +302,8 @@ def _other_owner(tokens: list[re.Match[str]], head: set[str], asked: set[str]) -
     return bool(owned) and all(owned)
 
 
-_OWN_BREAK = re.compile(r"[;:(),]|\s(?:and|from|compared|versus|vs\.?|against|than|while|whereas)\s", re.I)
+_OWN_BREAK = re.compile(r"[;:()]|,(?!\d{3})|\s(?:and|from|compared|versus|vs\.?|against|than|while|whereas|with)\s",
+                        re.I)  # (not the comma of "1,280")
 
 
 def own_stretch(text: str, match: re.Match[str]) -> str:

@@ -296,9 +296,10 @@ class Policy:
         unit = "%" if operation == "percentage-point change" else None  # "the difference in points"
         found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
                  find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit) for side in self.q.sides}
-        if self.q.extreme and not any(find_periods(side) for side in self.q.sides):  # "the top temperature of each":
-            found |= {side: end for side in self.q.sides  # a thing's range, not a period's figure
-                      if (end := range_end(side, measure or self.q.subject, blocks, self.q.extreme))}
+        extreme = self.q.extreme_of(measure or self.q.subject)
+        if extreme and not any(find_periods(side) for side in self.q.sides):  # "the top temperature of each": a
+            found |= {side: end for side in self.q.sides  # thing's range, not a period's figure
+                      if (end := range_end(side, measure or self.q.subject, blocks, extreme))}
         return {side: quantity for side, quantity in found.items() if quantity}
 
     @staticmethod
@@ -933,6 +934,7 @@ class Policy:
                     # answered by its reasons: the figures only set the scene)
                     missing.append(query)
         sentences += self.change_sentences(side_queries, {s.text for s in sentences})
+        complete = q.comparison and all(len(quantities) == len(q.sides) for quantities in measured.values())
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         for call in self.calls:
             role = roles.get(call.name)
@@ -950,8 +952,8 @@ class Policy:
                 sentences += chosen
                 if chosen or self._quote(call, 1):
                     answered.add(call.text)
-                elif not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
-                    missing.append(call.text)
+                elif not complete and not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
+                    missing.append(call.text)  # (once every side's figure is found, a further search missed nothing)
             elif role == "calculator":
                 line = self._calculation_line(call, measured)
                 lead.append(self._cited(line[:1].upper() + line[1:], measured))  # "primary caregiver (20) is ..."
@@ -1211,9 +1213,12 @@ class Policy:
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
             result, unit = _money(_value(result), a.unit), ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
+        result = result if self.q.percent else result.removeprefix("-")  # "lower than B: a difference of 600"
         change = "a change" if self.q.percent else "a difference"
         if self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # "the drop in $M and as a fraction"
             result = f"{_money(round(a.value - b.value, 6), a.unit)}, or {result}"
+        elif self.q.percent and a.unit == b.unit == "":  # "the beat in units and in %": 1,200 units, or 48%
+            result = f"{_grouped(_rounded(str(round(a.value - b.value, 6)), 2))}, or {result}"
         ranked = sorted((quantities[s] for s in self.q.sides if s in quantities), key=lambda x: -x.value)
         order = f" From highest to lowest: {', '.join(f'{label(x.side)} ({x.text})' for x in ranked)}." if (
             self.q.choice and len(ranked) > 2) else ""  # "rank the four quarters ...": the whole order
@@ -1408,7 +1413,8 @@ def _own_periods(text: str, match: re.Match[str], later: list[re.Match[str]]) ->
 
 def _measure_unit(quantity: Quantity) -> str:
     """The unit of measurement its sentence writes after the figure ("+1,320 °C" -> "°C"); "" when none."""
-    m = re.search(re.escape(quantity.text) + _MEASURE_UNIT, quantity.sentence.text)
+    m = re.search(_MEASURE_UNIT.removeprefix(r"\s*") + "$", quantity.text) or re.search(
+        re.escape(quantity.text) + _MEASURE_UNIT, quantity.sentence.text)  # ("1,280 °C", the top of a range)
     return m[1] if m else ""
 
 

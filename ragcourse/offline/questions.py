@@ -365,6 +365,11 @@ class Question:
         qualifier = dict(zip(self.sides, self.qualifiers, strict=True)).get(side, "") if self.qualifiers else ""
         return f"{side} {qualifier}".strip()
 
+    def extreme_of(self, measure: str) -> str:
+        """Which end of a stated range ``measure`` asks for: the question's, unless it asks several measures, when
+        only one that says so ("the accuracy and the max pipe size": the pipe size's top end) asks for an end."""
+        return _extreme(measure) if len(self.measured) > 1 else self.extreme
+
     @property
     def measured(self) -> tuple[str, ...]:
         """What is compared: each measure the question names, else its subject."""
@@ -735,27 +740,39 @@ _MEASURE_END = INCREASE_WORDS | DECREASE_WORDS | word_set("change changed change
 
 #: Measures that name no thing of their own: "the rate", "the figure".
 _BARE_MEASURES = frozenset({"rate", "figure", "number", "amount", "value", "level", "total"})
+#: An ask about an earlier ask's answer: "what share is that?", "how far did one outpace the other?" ("each" and
+#: "both" are the sides).
+_ANSWER_REFERENCE = re.compile(r"\b(?:its|their|it|them|they|the other)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
 #: Where one ask of several may end: "..., and how many points ...", "growth in % and margin in points".
 _ASK_SPLIT = re.compile(r"\s*;\s*|,?\s+and\s+", re.I)
 
 
 def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Measures asked one per clause over the same sides, each with its own operation: "what was revenue growth in
-    %, and how many points did the margin move?" asks a percent change of revenue and a point change of the margin.
-    Empty unless the clauses name different measures and differ in how their numbers combine, no later ask is
-    about an earlier one's answer ("..., and what share of the year is that?", "how far did one outpace the other?")
-    and none offers a choice of its own ("did line 4 or the plant improve more")."""
-    asks = [a for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
+    """Measures asked one per clause over the same sides, and each one's own operation when they differ: "what was
+    revenue growth in %, and how many points did the margin move?" asks a percent change of revenue and a point
+    change of the margin; "A vs B: what is the accuracy and what is the top pipe size?" asks two measures of each.
+    Empty unless the clauses name different measures and either differ in how their numbers combine or each asks a
+    question of its own; no later ask may be about an earlier one's answer ("..., and what share of the year is
+    that?", "how far did one outpace the other?") or say how the same figure is written ("the drop in $M and as a
+    fraction of March"), nor offer a choice of its own ("did line 4 or the plant improve more"). A clause that only
+    names the sides ("A vs B") asks nothing."""
+    asks = [a.strip(" ,") for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
     # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
     found = [(" ".join(w for w in _subject(ask, sides).split() if not w.lower().startswith("per-")),
-              _operation(ask, sides, False)) for ask in asks]
+              _operation(ask, sides, False), ask) for ask in asks]
+    found = [f for f in found if f[0] or not _COMPARISON.search(f[2])]  # ("A vs B: what is ...": a label)
     # "..., and how many points higher is the rate?": a bare "rate" is the rate of what the first ask measures
     measures = tuple(f"{found[0][0].split()[0]} {measure}" if i and measure in _BARE_MEASURES else measure
-                     for i, (measure, _) in enumerate(found))
-    if len(found) < 2 or any(_BACK_REFERENCE.search(ask) or re.search(r"\bthe other\b", ask, re.I) for ask in asks[1:]) \
-            or any(len(_alternatives(ask)) >= 2 for ask in asks) or not all(measures) or len(set(measures)) < len(measures) or len({o for _, o in found}) < 2:
+                     for i, (measure, _, _) in enumerate(found))
+    operations = tuple(operation for _, operation, _ in found)
+    parallel = all(_ASKING.match(ask) for _, _, ask in found)  # "what is X, and what is Y"
+    if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
+            len(set(operations)) < 2 and not parallel):
         return (), ()
-    return measures, tuple(operation for _, operation in found)
+    if any(_ANSWER_REFERENCE.search(ask) or re.match(r"(?:as|in|by(?!\s+(?:how|what)))\b", ask, re.I) for _, _, ask in found[1:]) or any(
+            len(_alternatives(ask)) >= 2 for _, _, ask in found):
+        return (), ()
+    return measures, operations if len(set(operations)) > 1 else ()
 
 
 def _measures(main: str) -> tuple[str, ...]:
@@ -1216,7 +1233,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     qualifiers = _qualifiers(main, sides)
     measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
     operations: tuple[str, ...] = ()
-    if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:
+    if len(sides) >= 2 and not measures:
         measures, operations = _asked_measures("; ".join(clauses), sides)
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
         measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
