@@ -2706,3 +2706,19 @@ def test_a_percent_change_of_two_counts_also_gives_the_count():
              "2019": "[B1] Bakery report 2019\nThe bakery sold 2,500 loaves in 2019."}
     observed, decision = _run_to_answer(question, lambda query: years["2020" if "2020" in query else "2019"], "48")
     assert "a change of 1,200, or 48%" in decision.content
+
+
+def test_a_run_of_days_is_a_date_span_and_weekdays_and_a_plain_opening_word_name_no_customer():
+    crates = {"type": "function", "function": {
+        "name": "crate_orders", "description": "Look up crate orders of the bakery's customers.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"}, "placed_after": {"type": "string", "description": "a date"},
+            "placed_before": {"type": "string", "description": "a date"},
+            "state": {"type": "string", "description": "Only orders with this state: open, baked, delivered."}},
+            "required": []}}}
+    tool = classify([crates])["orders"]
+    args = order_arguments(tool, "Crate intake for the week just ended (Mon 13 through Sun 19 Jan): count of crates, "
+                                 "aggregate value, and how many are already delivered?", date(2022, 1, 24))
+    assert args == {"placed_after": "2022-01-13", "placed_before": "2022-01-19"}
+    assert order_arguments(tool, "Which Kelso Mills crates were delivered 3-9 March 2021?", date(2022, 1, 24)) == {
+        "customer": "Kelso Mills", "placed_after": "2021-03-03", "placed_before": "2021-03-09", "state": "delivered"}

@@ -96,9 +96,34 @@ def _consecutive(text: str, mentions: list[tuple[int, int, Period]]) -> list[Per
     return [Period(year, p.kind, p.number) for _, _, p in run] if year else []
 
 
+#: "13-19 January 2025", "Mon 13 through Sun 19 Jan": a run of days within one month.
+_WEEKDAY = r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+)?"
+_DAY_SPAN = re.compile(rf"\b{_WEEKDAY}(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:-|–|to|through|thru|until|till)\s*{_WEEKDAY}"
+                       rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+({'|'.join(m[:3] for m in MONTHS)})[a-z]*\.?(?:\s+((?:19|20)\d{{2}}))?\b",
+                       re.I)
+
+
+def _day_span(text: str, today: date | None) -> tuple[date, date] | None:
+    """The days of "13 through 19 Jan" (a yearless month is the latest such month that has begun)."""
+    m = _DAY_SPAN.search(text)
+    if not m or not (m[4] or today):
+        return None
+    month = [n[:3] for n in MONTHS].index(m[3].lower()) + 1
+    year = int(m[4]) if m[4] else today.year if month <= today.month else today.year - 1
+    try:
+        first, last = date(year, month, int(m[1])), date(year, month, int(m[2]))
+    except ValueError:  # "31-33 May": no such days
+        return None
+    return (first, last) if first <= last else None
+
+
 def period_range(text: str, today: date | None = None) -> tuple[date, date] | None:
     """The dates of the first period ``text`` names with its year: "the fourth quarter of 2024" -> 1 Oct - 31 Dec;
-    with ``today``, "since June 2024" -> 1 June 2024 to today and "after June 2024" -> 1 July 2024 to today."""
+    with ``today``, "since June 2024" -> 1 June 2024 to today and "after June 2024" -> 1 July 2024 to today; a run of
+    days, "13-19 January 2025", is those days."""
+    days = _day_span(text, today)
+    if days:
+        return days
     normalised = normalise_periods(expand_spans(text))
     mentions = period_mentions(normalised)
     for (start, end, first), (later, _, last) in zip(mentions, mentions[1:]):  # "between June and December 2024"

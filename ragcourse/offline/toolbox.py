@@ -34,7 +34,7 @@ import numpy as np
 
 from .dates import expand_spans, period_range, relative_range
 from .meaning import embed_remembered
-from .text import STOPWORDS, find_periods
+from .text import STOPWORDS, find_periods, stem
 
 #: Kinds of work, each in a few plain phrasings (compared by meaning with a tool's description).
 WORK: dict[str, tuple[str, ...]] = {
@@ -181,6 +181,9 @@ def text_arguments(tool: Tool, text: str) -> dict[str, Any]:
 CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 
 
+_WEEKDAY = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?", re.I)
+
+
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word (a single
     word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one); else the
@@ -194,7 +197,7 @@ def customer_name(question: str) -> str:
         opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
         if opens and run[0].lower() in STOPWORDS:
             run = run[1:]  # capitalised only because it opens the sentence: "How many orders did ..."
-        words = [w for w in run if w not in skip]
+        words = [w for w in run if w not in skip and not _WEEKDAY.fullmatch(w)]  # ("Mon 13 through Sun 19 Jan")
         code = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
         words = words[:code] if code is not None else words  # "Sable Rail PX-7s": the customer, not the product
         if words and len(" ".join(words)) > 1 and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) \
@@ -203,7 +206,8 @@ def customer_name(question: str) -> str:
             possessive = question[m.end():m.end() + 2] in ("'s", "’s")  # "Brightwater's finance director ..."
             if not (opens and len(run) == 1) or possessive:
                 return name
-            opening = opening or name
+            lowered = {stem(w) for w in re.findall(r"\b[a-z][\w-]*", question)}  # "Order intake ...: count of
+            opening = opening or ("" if stem(name.lower()) in lowered else name)  # orders": a word, not a name
     # "oakridge's latest order": whoever owns the orders, however it is written
     owner = _OWNER_OF_ORDERS.search(question)
     return opening or (owner[1] if owner and owner[1].lower() not in STOPWORDS | _TIME_WORDS else "")
@@ -286,6 +290,9 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 negated.add(value)
             elif re.match(r"\s+yet\b", lowered[m.end():]) or re.search(r"\b(?:whether|if)\b[^,.;?]*$", lowered[:m.start()]):
                 negated.add(value)  # "whether they have been delivered yet": the status is what is asked, not a filter
+            elif re.search(r"\b(?:count|total|aggregate|sum|number)\b[^?]*\bhow many\b[^,;?]*$", lowered[:m.start()]):
+                return ""  # "the count of orders, their total, and how many are delivered": counted among all the
+                # records, not a filter on them
             else:
                 return value
     if re.search(r"\bstatus(?:es)?\s+of\b|\bwhat(?:\s+is|'s|\s+are)\s+(?:the\s+|their\s+|its\s+)?status", lowered):
