@@ -2722,3 +2722,17 @@ def test_a_run_of_days_is_a_date_span_and_weekdays_and_a_plain_opening_word_name
     assert args == {"placed_after": "2022-01-13", "placed_before": "2022-01-19"}
     assert order_arguments(tool, "Which Kelso Mills crates were delivered 3-9 March 2021?", date(2022, 1, 24)) == {
         "customer": "Kelso Mills", "placed_after": "2021-03-03", "placed_before": "2021-03-09", "state": "delivered"}
+
+
+def test_a_yearly_product_is_multiplied_by_the_years_of_the_term_asked_for():
+    question = ("All 120 lockers at the member rate - what's the annual fee, and the total over the three-year term in "
+                "$M?")
+    rates = "[G1] Gym contract — Fees\nLockers cost $2,500 per locker per year for members."
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:
+        observed += [(name, args, rates if name == "find_docs" else f"{args['expression']} = {evaluate(args['expression'])}")
+                     for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["120 * 2500", "300000 * 3"]
+    assert "Over 3 years that comes to $0.9M" in decision.content

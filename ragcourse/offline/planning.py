@@ -143,6 +143,10 @@ _DAYS_BETWEEN = re.compile(r"\bhow many (?:calendar )?days\s+(?P<relation>before
                            r"were|did|does|do|will|would)\s+(?P<thing>[^?,;]+)", re.I)
 _OPENS = re.compile(r"\b(?:opens?|opening|starts?|begins?|kicks? off)\b", re.I)
 _CLOSES = re.compile(r"\b(?:ends?|closes?|closing|finish(?:es)?)\b", re.I)
+#: "the total over the three-year initial term", "over 5 years": a yearly figure times the years.
+_OVER_YEARS = re.compile(rf"\bover\s+(?:the\s+|a\s+|its\s+|their\s+|our\s+)?(\d+|{COUNT_WORD})[- ]years?\b", re.I)
+_YEARLY = re.compile(r"\bannual(?:ly)?\b|\byearly\b|\bper year\b|\ba year\b|\brun[- ]rate\b", re.I)
+_IN_MILLIONS = re.compile(r"\bin\s+(?:\$\s?m|\$?\s?millions?|m\$)\b|\$M\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
@@ -478,6 +482,18 @@ class Policy:
         expression = f"{plain_number(count)} * {plain_number(number_value(product[1]))}"
         value = self._value_stated
         return f"{expression} / 100 * {plain_number(_in_dollars(value))}" if value and unit_of(product[1]) == "%" else expression
+
+    @property
+    def term_expression(self) -> str:
+        """For "the annual fee for all 240 gateways, and the total over the three-year term?": the yearly product,
+        once calculated, times the years ("420000 * 3"); "" otherwise."""
+        years = _OVER_YEARS.search(self.q.text)
+        rate = self.rate_expression() if years and _YEARLY.search(self.q.text) else None
+        done = next((c for c in self.calls if rate and c.text == rate and c.result), None)
+        if not (years and done):
+            return ""
+        count = int(years[1]) if years[1].isdigit() else number_word(years[1])
+        return f"{plain_number(_value(calculation_result(done.result or '')))} * {count}"
 
     @cached_property
     def _spoken_text(self) -> str:
@@ -880,6 +896,7 @@ class Policy:
                     else self.rate_expression() or self.listed_total())
             counting = self.counting_search() if calculator and search and not expression else ""
             planned += [(search, text_arguments(search, counting))] if counting else []
+            planned += [(calculator, text_arguments(calculator, self.term_expression))] if self.term_expression else []
             return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
         done = {c.key for c in self.calls}
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
@@ -1165,6 +1182,11 @@ class Policy:
             of = f" of {self._value_stated}" if unit_of(rate) == "%" and self._value_stated else ""
             value = _money(total, "$") if of else f"{result}%" if unit_of(rate) == "%" else _money(total, unit_of(rate))
             return f"{weeks.capitalize()}{count} × {rate} per {thing}{of} comes to {value} ({call.result.strip()})."
+        if result and call.text == self.term_expression:  # "over the three-year term": "$1.26M" when asked in $M
+            years = call.text.rsplit("*", 1)[1].strip()
+            total = _value(calculation_result(call.result or ""))
+            value = _money(total / 1e6, "$M") if _IN_MILLIONS.search(self.q.text) else _money(total, "$")
+            return f"Over {years} years that comes to {value} ({call.result.strip()})."
         if result and call.text == self.listed_total():
             count = call.text.count("+") + 1
             return f"The total of the {count} items listed is ${_value(result):,.2f} ({call.result.strip()})."
