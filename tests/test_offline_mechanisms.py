@@ -2736,3 +2736,23 @@ def test_a_yearly_product_is_multiplied_by_the_years_of_the_term_asked_for():
         decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["120 * 2500", "300000 * 3"]
     assert "Over 3 years that comes to $0.9M" in decision.content
+
+
+def test_a_sum_late_by_some_days_is_charged_at_each_agreements_own_rate():
+    question = "At a glance: a $40,000 refit lands 10 days late - what's the penalty under the Gull Line charter vs " \
+               "under the Tern Line charter?"
+    asked = analyse(question)
+    assert asked.sides == ("Gull Line charter", "Tern Line charter")
+    charters = {"Gull": "[G1] Gull Line charter — Late delivery\nFor each week or part of a week of delay the yard pays "
+                        "3% of the refit price.",
+                "Tern": "[T1] Tern Line charter — Late delivery\nThe yard pays 1% of the refit price for each full "
+                        "week of delay."}
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    while decision.tool_calls and len(observed) < 12:
+        observed += [(name, args, charters["Gull" if "Gull" in args["query"] else "Tern"] if name == "find_docs" else
+                      f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    assert "Under Gull Line charter: 10 days is 2 weeks or part of a week; 2 × 3% per week of $40,000 comes to $2,400" \
+        in decision.content
+    assert "Under Tern Line charter: 10 days is 1 full week; 1 × 1% per week of $40,000 comes to $400" in decision.content

@@ -511,11 +511,34 @@ class Policy:
     def _rate_product(self) -> tuple[str, str, str, str] | None:
         """The count, the rate and the thing counted ("240", "$1,750", "gateway") that ``rate_expression`` multiplies,
         and how a count in days became weeks ("17 days is 3 weeks or part of a week; ", else "")."""
+        return self._rate_in(self._quoted_sentences(3))
+
+    @cached_property
+    def side_rates(self) -> dict[str, tuple[str, tuple[str, str, str, str], str]]:
+        """For "a $500k order lands 10 days late - the penalty under A vs under B?": per side, the expression of the
+        rate its own agreement sets times the question's count and sum, and that product (see ``_rate_product``)."""
+        if not (self.q.comparison and self._value_stated):
+            return {}
+        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
+        found = {}
+        for side in self.q.sides:
+            named = set(terms(side))  # only the side's own passages: another agreement's rate is not its rate
+            blocks = [b for c in self.calls if c.result and c.name in passages for b in parse_blocks(c.result)
+                      if named <= set(terms(b.title))]
+            product = self._rate_in(sentences_of(blocks)) if blocks else None
+            if product and unit_of(product[1]) == "%":
+                count = number_word(product[0]) or number_value(product[0])
+                found[side] = (f"{plain_number(count)} * {plain_number(number_value(product[1]))} / 100 * "
+                               f"{plain_number(_in_dollars(self._value_stated))}", product, blocks[0].label)
+        return found if len({expression for expression, _, _ in found.values()}) == len(found) else {}
+
+    def _rate_in(self, sentences: list[Sentence]) -> tuple[str, str, str, str] | None:
+        """The first rate of ``sentences`` per a thing the question counts, with that count (see ``_rate_product``)."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self._spoken_text)  # (or the scene before it:
                   # "A $40,000 refit finished 3 weeks late. What can they charge?")
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every
-        for sentence in self._quoted_sentences(3) if counts else []:
+        for sentence in sentences if counts else []:
             for rate in _rates(sentence.text):
                 for count, thing in counts:
                     if thing and thing == terms(rate[2])[:1]:
@@ -909,6 +932,8 @@ class Policy:
         planned = [
             (calculator, text_arguments(calculator, expression)) for measure, quantities in measured.items()
             if calculator and (expression := self._for_measure(measure).calculation(quantities))]
+        planned += [(calculator, text_arguments(calculator, expression)) for expression, _, _ in self.side_rates.values()
+                    if calculator]  # "a $500k order 10 days late: the penalty under A vs under B"
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
@@ -1064,6 +1089,7 @@ class Policy:
         """A calculation line with the sources of the numbers it used: "... (45.2 - 42.1 = 3.1) [q3.md] [q2.md]."."""
         labels = [part.sentence.label for quantities in measured.values() for x in quantities.values()
                   if x.text in line for part in getattr(x, "parts", ()) or (x,)]  # a sum cites each month
+        labels = [label for label in labels if f"[{label}]" not in line]  # (a line that cites its source already)
         if not line or not labels:
             return line
         return line.rstrip(".") + " " + " ".join(f"[{label}]" for label in dict.fromkeys(labels)) + "."
@@ -1174,6 +1200,12 @@ class Policy:
         records = self.records
         if result and records and call.text == records.expression:
             return records.line(result, call.result.strip())
+        side = next((side for side, (expression, _, _) in self.side_rates.items() if expression == call.text), "")
+        if result and side:  # "Sable Rail: 10 days is 2 weeks or part of a week; 2 × 2% per week of $500k ..."
+            _, (count, rate, thing, weeks), label = self.side_rates[side]
+            total = _money(_value(calculation_result(call.result or "")), "$")
+            return (f"Under {side}: {weeks}{count} × {rate} per {thing} of {self._value_stated} comes to {total} "
+                    f"({call.result.strip()}) [{label}].")
         if result and call.text == self.rate_expression() and unit_of(self._rate_product[1])[:1] in ("$", "%"):
             count, rate, thing, weeks = self._rate_product  # "240 × $1,750 per gateway comes to $420,000"
             total = _value(calculation_result(call.result or ""))

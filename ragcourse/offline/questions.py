@@ -164,6 +164,7 @@ _PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                        rf"{_DOING}[^:]{{0,60}}$|"
                        # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
                        r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
+                       r"at a glance$|in (?:short|brief)$|"
                        # "Ticket from Kelso Mills' ops lead: ...", "A customer writes: ...": who passed the question on
                        r"(?:[\w'’-]+\s+){0,2}(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
                        r"[^?]{0,60}\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$|"
@@ -672,7 +673,7 @@ _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+({_LISTED_NAME})
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
-_THE_ONE_IN = re.compile(r"^(?:(?:the\s+)?ones?|that|those)\s+(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
+_THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
 
 def _joined(clause: str) -> list[str]:
@@ -697,7 +698,8 @@ def _versus(clause: str) -> list[str]:
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
     # "..., in dollars": how the answer is written, not the side
     b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]
-    one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement": A and B are compared
+    one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement", "the penalty under A
+    # vs under B": A and B are compared
     held = re.search(r"\s(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", a) if one else None
     if held:
         a, b = held[1], one[1]
