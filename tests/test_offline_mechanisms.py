@@ -291,11 +291,20 @@ def test_the_printable_analysis_names_sides_measure_operation_and_searches():
 
 def _run_to_answer(question: str, searched: Callable[[str], str], calculated: str = "") -> tuple[list, Any]:
     """Run the policy until it answers: each search gets ``searched(query)``, each calculation ``calculated``."""
+    return _run(question, searched, lambda expression: calculated)
+
+
+def _run_with_calculator(question: str, searched: Callable[[str], str]) -> tuple[list, Any]:
+    """Run the policy until it answers, each calculation worked out for real by the course's calculator."""
+    return _run(question, searched, lambda expression: str(evaluate(expression)))
+
+
+def _run(question: str, searched: Callable[[str], str], calculated: Callable[[str], str]) -> tuple[list, Any]:
     observed: list[tuple[str, dict, str]] = []
     decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
     while decision.tool_calls and len(observed) < 12:
-        observed += [(name, args, searched(args["query"]) if name == "find_docs" else f"{args['expression']} = {calculated}")
-                     for name, args in decision.tool_calls]
+        observed += [(name, args, searched(args["query"]) if name == "find_docs" else
+                      f"{args['expression']} = {calculated(args['expression'])}") for name, args in decision.tool_calls]
         decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
     return observed, decision
 
@@ -2690,12 +2699,7 @@ def test_parallel_asks_over_two_named_things_are_two_measures_and_only_one_asks_
                      "±2.0% of reading.",
              "TR-9": "[T9] TR-9 kiln — Specification\nThe TR-9 fires from 500 °C to 1,320 °C with a stated accuracy of "
                      "±1.5% of reading."}
-    observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
-    while decision.tool_calls and len(observed) < 12:  # each calculation worked out for real
-        observed += [(name, args, specs["KX-5" if "KX-5" in args["query"] else "TR-9"] if name == "find_docs" else
-                      f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    observed, decision = _run_with_calculator(question, lambda query: specs["KX-5" if "KX-5" in query else "TR-9"])
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["2 - 1.5", "1280 - 1320"]
     assert "TR-9 kiln maximum firing temperature (1,320 °C)" in decision.content and "a difference of 40 °C" in decision.content
 
@@ -2728,12 +2732,7 @@ def test_a_yearly_product_is_multiplied_by_the_years_of_the_term_asked_for():
     question = ("All 120 lockers at the member rate - what's the annual fee, and the total over the three-year term in "
                 "$M?")
     rates = "[G1] Gym contract — Fees\nLockers cost $2,500 per locker per year for members."
-    observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
-    while decision.tool_calls and len(observed) < 12:
-        observed += [(name, args, rates if name == "find_docs" else f"{args['expression']} = {evaluate(args['expression'])}")
-                     for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    observed, decision = _run_with_calculator(question, lambda query: rates)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["120 * 2500", "300000 * 3"]
     assert "Over 3 years that comes to $0.9M" in decision.content
 
@@ -2747,12 +2746,7 @@ def test_a_sum_late_by_some_days_is_charged_at_each_agreements_own_rate():
                         "3% of the refit price.",
                 "Tern": "[T1] Tern Line charter — Late delivery\nThe yard pays 1% of the refit price for each full "
                         "week of delay."}
-    observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
-    while decision.tool_calls and len(observed) < 12:
-        observed += [(name, args, charters["Gull" if "Gull" in args["query"] else "Tern"] if name == "find_docs" else
-                      f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, CALCULATOR])
+    observed, decision = _run_with_calculator(question, lambda query: charters["Gull" if "Gull" in query else "Tern"])
     assert "Under Gull Line charter: 10 days is 2 weeks or part of a week; 2 × 3% per week of $40,000 comes to $2,400" \
         in decision.content
     assert "Under Tern Line charter: 10 days is 1 full week; 1 × 1% per week of $40,000 comes to $400" in decision.content
