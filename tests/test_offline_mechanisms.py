@@ -2750,3 +2750,18 @@ def test_a_sum_late_by_some_days_is_charged_at_each_agreements_own_rate():
     assert "Under Gull Line charter: 10 days is 2 weeks or part of a week; 2 × 3% per week of $40,000 comes to $2,400" \
         in decision.content
     assert "Under Tern Line charter: 10 days is 1 full week; 1 × 1% per week of $40,000 comes to $400" in decision.content
+
+
+def test_the_period_a_next_thing_is_counted_from_is_not_required_of_the_answer():
+    block = Block("council.md", "Parish council minutes — March 2019",
+                  "The meeting was held in the village hall on 12 March 2019. The next meeting is scheduled for 9 May "
+                  "2019.")
+    assert "9 May 2019" in answer("When is the next parish council meeting after the March 2019 one?", [block])
+
+
+def test_a_dollar_value_asked_for_is_answered_by_the_sentence_with_the_amount():
+    block = Block("audit.md", "Audit notes 2019 — Mill stock count",
+                  "The auditors counted the flour store at the mill and found small differences in the rye bins. "
+                  "The value involved was about $4,100 and has been corrected.")
+    assert "$4,100" in answer("Mill stock count: what was the $ value of the differences found in the rye bins?",
+                              [block])

@@ -201,11 +201,18 @@ def _spelt_out(question: str) -> dict[str, re.Pattern[str]]:
             for word in re.findall(r"\b[A-Z]{3,5}\b", question)}
 
 
+#: "the next board meeting after the November 2024 one": the period a "next" or "previous" thing is counted from,
+#: which the sentence that answers does not name.
+_REFERENCE_POINT = re.compile(r"\b(?:next|following|previous|prior|last)\b[^?.;]*?\b(?:after|following|since|before|"
+                              r"preceding)\s+(?:the\s+|our\s+)?([^?.;,]*?)(?=\s*(?:one|meeting|edition|issue|report)?\s*"
+                              r"(?:[?.;,]|$))", re.I)
+
+
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     """Every sentence scored against the question, best first."""
     if not sentences:
         return []
-    wanted = anchors(question)
+    wanted = anchors(question) - anchors(" ".join(m[0] for m in _REFERENCE_POINT.finditer(question)))
     weights = {t: 2.0 if t in wanted or t == CAUSE_TERM else 1.0 for t in question_terms(question)}
     total = sum(weights.values()) or 1.0
     # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
@@ -285,6 +292,7 @@ asks_quantity = re.compile(r"\bhow (?:many|much)\b|^\W*(?:the\s+)?(?:(?:exact|to
 #: A question whose answer is an amount of money: "what does X pay ...", "how much did the stand cost", "in dollars".
 asks_money = re.compile(r"\b(?:what|how much)\s+(?:do|does|did|will|would|should)\s+(?:[\w'&-]+\s+){1,6}?"
                         r"(?:pay|spend|charge|cost|earn)\b|\bhow much money\b|\bin (?:dollars|euros|pounds)\b|"
+                        r"(?:^|\s)[$€£]\s?(?:value|amount|figure|total|impact)\b|"  # "what was the $ value of ..."
                         r"\bhow much\s+(?:[\w'&-]+\s+){1,8}?"  # "how much the party cost", "how much Lumora spent on"
                         r"(?:cost|costs|paid|spent|charged|earned)\b(?!\s+(?:leave|time|holidays?|days?|hours?)\b)",
                         re.I).search
