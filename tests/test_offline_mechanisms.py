@@ -2761,3 +2761,16 @@ def test_the_period_a_next_thing_is_counted_from_is_not_required_of_the_answer()
                   "2019.")
     assert "9 May 2019" in answer("When is the next parish council meeting after the March 2019 one?", [block])
 
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("sorry if this is a silly question and it's way past midnight, but my sister and I both bake here (I might be "
+     "wrong but I think that matters?) and I'm planning the summer rota, so basically how many more days of paid "
+     "leave does a head baker get compared to a junior baker, just so I can sketch who is out when, thanks and sorry "
+     "again", "How many more days of paid leave does a head baker get compared to a junior baker"),
+    ("sorry, late-night brain - one of my bakers called in sick and I've blanked on our own rules, which feels silly "
+     "for a manager, so from which day of absence do we need a doctor's note?",
+     "From which day of absence do we need a doctor's note?"),
+])
+def test_a_question_buried_in_a_long_message_about_the_asker_is_read_on_its_own(question, asked):
+    assert analyse(question).text == asked

@@ -641,6 +641,31 @@ _PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:s
                       r"(?=\s+(?:[^,\s]+\s+){0,5}?(?:am|is|are|was|were|will|have|has|need|needs|want|wants|plan|plans)\b))"
                       r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
                       r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
+#: A long message that opens with the asker rather than the question: "sorry, late-night brain - ...".
+_ABOUT_ME = re.compile(r"\s*(?:(?:sorry|ok(?:ay)?|so|hi|hey|honestly|um+|well)\b|i\b|i['’]m\b|i['’]ve\b|my\b|we['’]re\b|"
+                       r"this is probably\b)", re.I)
+#: Where the question starts inside it: "..., so basically how many ...", "... - what ...".
+_ASK_STARTS = re.compile(r"(?:\bso|\bbut|\s[-–—]|,)\s+(?:(?:so|basically|really|just|honestly)\s+)*(?=(?:from\s+|in\s+)?"
+                         r"(?:how|what|who|when|where|why|which\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|is|are|was|were|has|have|can)|"
+                         r"is|are|does|do|can)\b)", re.I)  # (not the "which" of ", which feels ...")
+#: What follows the question to explain or apologise: ", just so I can sketch ...", ", thanks and sorry again".
+_AFTERWORD = re.compile(r",\s*(?:just so|so that|so I can|thanks|thank you|sorry|cheers|because I)\b[^?]*(?=\??\s*$)", re.I)
+
+
+def _buried_ask(question: str) -> str:
+    """A long message that talks about the asker first, with the question set off as a sentence of its own after
+    that scene ("sorry, late-night brain - one of my leads called in sick, so from which day ...?" -> "sorry, ...
+    called in sick. From which day ...?"), and the thanks or reasons after the question left out."""
+    if len(question.split()) < 30 or not _ABOUT_ME.match(question):
+        return question
+    found = [m for m in _ASK_STARTS.finditer(question) if m.start() > 0]
+    start = next((m for m in found if m[0].lower().startswith(("so", "but"))), found[0] if found else None)
+    if not start or re.search(r"[.?!]", re.sub(r"\([^)]*\)", "", question[:start.start()]).rstrip(" .")):
+        return question  # ("... (I think that's allowed to matter?) ...": an aside's question mark ends nothing)
+    asked = _AFTERWORD.sub("", question[start.end():])
+    return f"{question[:start.start()].rstrip(' ,-–—')}. {asked[:1].upper()}{asked[1:]}"
+
+
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4."""
@@ -1144,7 +1169,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = _OPENER.sub("", text) or text
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
-    text = without_remarks(text)
+    text = without_remarks(_buried_ask(text))
     premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
         text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"
