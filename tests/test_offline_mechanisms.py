@@ -841,7 +841,7 @@ def test_i_e_does_not_end_the_question():
 def test_the_current_version_is_not_searched_in_the_old_versions_year():
     question = analyse("parking fee per day - old 2019 campus rules vs the current one? how much higher is it now")
     assert question.sides == ("old 2019 campus rules", "current one")
-    assert question.side_query("current one", question.subject) == "current one parking fee per-day"
+    assert question.side_query("current one", question.subject) == "current one parking fee per day"
 
 
 def test_a_threshold_the_value_passed_is_not_the_value():
@@ -2774,3 +2774,17 @@ def test_the_period_a_next_thing_is_counted_from_is_not_required_of_the_answer()
 ])
 def test_a_question_buried_in_a_long_message_about_the_asker_is_read_on_its_own(question, asked):
     assert analyse(question).text == asked
+
+
+def test_a_second_question_about_another_measure_of_the_same_years_gets_its_own_calculation():
+    question = ("Which pitch fee has the new harbour tariff from 2020, and how much higher is it than in the old one "
+                "from 2019? And the per diem - how much more per day do crews get now?")
+    asked = analyse(question)
+    assert asked.sides == ("2020", "2019") and asked.measures[1].startswith("per-diem")
+    assert asked.side_query("2019", "per-diem") == "2019 per diem"  # searched as the passages write it
+    tariffs = {"2020": "[H2] Harbour tariff 2020\nThe pitch fee is $90 per night. A per diem of $40 per day covers crew "
+                       "meals.",
+               "2019": "[H1] Harbour tariff 2019\nThe pitch fee is $75 per night. A per diem of $35 per day covers crew "
+                       "meals."}
+    observed, decision = _run_with_calculator(question, lambda query: tariffs["2020" if "2020" in query else "2019"])
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["90 - 75", "40 - 35"]

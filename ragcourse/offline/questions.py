@@ -383,7 +383,8 @@ class Question:
         period = "" if find_periods(side) or relative else self.period_phrase  # "Northern Europe bookings Dec 2024"
         other = next((w for w in same_measure(measure)[:1] if len(w.split()) < len(measure.split())), "")
         other = " ".join(word for word in other.split() if word not in measure.split())
-        return " ".join(f"{self.label(side)} {measure} {other} {period} {self.source}".split())
+        searched = re.sub(r"\bper-(?=[a-z])", "per ", measure)  # ("per-diem": a rate's mark, which no passage writes)
+        return " ".join(f"{self.label(side)} {searched} {other} {period} {self.source}".split())
 
     def side_queries(self) -> list[str]:
         """One specific search per compared side (and measure); for a quarter that is the sum of its months, one
@@ -783,16 +784,17 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     that?", "how far did one outpace the other?") or say how the same figure is written ("the drop in $M and as a
     fraction of March"), nor offer a choice of its own ("did line 4 or the plant improve more"). A clause that only
     names the sides ("A vs B") asks nothing."""
-    asks = [a.strip(" ,") for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
+    asks = [re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I) for a in _ASK_SPLIT.split(text.strip(" ?"))
+            if a and a.strip(" ,")]
     # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
-    found = [(" ".join(w for w in _subject(ask, sides).split() if not w.lower().startswith("per-")),
+    found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
               _operation(ask, sides, False), ask) for ask in asks]
     found = [f for f in found if f[0] or not _COMPARISON.search(f[2])]  # ("A vs B: what is ...": a label)
     # "..., and how many points higher is the rate?": a bare "rate" is the rate of what the first ask measures
     measures = tuple(f"{found[0][0].split()[0]} {measure}" if i and measure in _BARE_MEASURES else measure
                      for i, (measure, _, _) in enumerate(found))
     operations = tuple(operation for _, operation, _ in found)
-    parallel = all(_ASKING.match(ask) for _, _, ask in found)  # "what is X, and what is Y"
+    parallel = all(_ASKING.search(ask) for _, _, ask in found)  # "what is X, and what is Y", "and the Y - how much?"
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
