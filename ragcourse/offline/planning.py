@@ -139,8 +139,8 @@ _ASKS_DEADLINE = re.compile(r"\bby when\b|\blatest (?:possible )?(?:date|day)\b|
                             r"sign|cancel|terminate|talks?)\b", re.I)
 #: "how many days before the fair opens is the cutoff?", "how many days after the order went in did it arrive?":
 #: the days between the thing asked about and an anchor event.
-_DAYS_BETWEEN = re.compile(r"\bhow many (?:calendar )?days\s+(?P<relation>before|after)\s+(?P<anchor>.+?)\s+(?:is|was|are|"
-                           r"were|did|does|do|will|would)\s+(?P<thing>[^?,;]+)", re.I)
+_DAYS_BETWEEN = re.compile(r"\bhow many (?:calendar )?days\s+(?:before|after)\s+(?P<anchor>.+?)\s+(?:is|was|are|"
+                           r"were|did|does|do|will|would)\s+[^?,;]+", re.I)
 _OPENS = re.compile(r"\b(?:opens?|opening|starts?|begins?|kicks? off)\b", re.I)
 _CLOSES = re.compile(r"\b(?:ends?|closes?|closing|finish(?:es)?)\b", re.I)
 #: "the total over the three-year initial term", "over 5 years": a yearly figure times the years.
