@@ -2788,3 +2788,17 @@ def test_a_second_question_about_another_measure_of_the_same_years_gets_its_own_
                        "meals."}
     observed, decision = _run_with_calculator(question, lambda query: tariffs["2020" if "2020" in query else "2019"])
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["90 - 75", "40 - 35"]
+
+
+def test_a_framed_question_for_a_date_is_answered_by_a_sentence_with_a_date():
+    design = Block("design.md", "Kiln firmware rollout design",
+                   "Rollouts proceed in stages: a canary group of 50 kilns, then 5%, 25% and 100% of the fleet.")
+    process = Block("process.md", "Kiln firmware release process",
+                    "Every release goes through the rollout service in stages: canary group of 50 kilns, then 5% of "
+                    "the fleet, then the rest.")
+    minutes = Block("minutes.md", "Works meeting — December 2019",
+                    "Mei reported that the pilot started on 2 December with 50 canary kilns. Two updates have been "
+                    "delivered. Wider rollout to 5% of kilns is planned for 13 January 2020.")
+    text = answer("Quick check for my rota - on what date was the kiln rollout due to go from the 50 canary kilns up "
+                  "to 5% of the fleet?", [design, process, minutes])
+    assert "13 January 2020" in text

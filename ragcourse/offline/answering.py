@@ -304,7 +304,9 @@ _MONEY = re.compile(r"[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d\s?(?:usd|eur|gbp|d
 _ANSWER_SHAPES = (
     (re.compile(r"^\s*where\b", re.I), re.compile(r"\b(?:at|in|on|near|from|to|inside|outside)\s+(?:the\s+)?(?:\d|[A-Z])|"
                                                  r"\b(?:floor|room|building|street|road|avenue|site|office)\b", re.I)),
-    (re.compile(r"^\s*(?:when|since when|what (?:time|date|day|year))\b", re.I),
+    # ("Quick check for my plan - on what date was ...?": the question after its framing, a preposition first)
+    (re.compile(r"(?:^|[-–—:]\s)\s*(?:(?:on|by|from|until|till|in|at)\s+)?(?:when|since when|what (?:time|date|day|year))\b",
+                re.I),
      re.compile(rf"\d|\b(?:{'|'.join(MONTHS)}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|"
                 r"monthly|yearly|annually|morning|evening|noon|midnight|quarter|week|month|year)s?\b", re.I)),
 )
