@@ -97,8 +97,10 @@ def _consecutive(text: str, mentions: list[tuple[int, int, Period]]) -> list[Per
 
 
 #: "13-19 January 2025", "Mon 13 through Sun 19 Jan": a run of days within one month.
-_WEEKDAY = r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+)?"
-_DAY_SPAN = re.compile(rf"\b{_WEEKDAY}(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:-|–|to|through|thru|until|till)\s*{_WEEKDAY}"
+#: A day of the week, written out or short: "Monday", "Tues", "Thu.".
+WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
+_DAY_OF = rf"(?:{WEEKDAY}\s+)?"
+_DAY_SPAN = re.compile(rf"\b{_DAY_OF}(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:-|–|to|through|thru|until|till)\s*{_DAY_OF}"
                        rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+({'|'.join(m[:3] for m in MONTHS)})[a-z]*\.?(?:\s+((?:19|20)\d{{2}}))?\b",
                        re.I)
 

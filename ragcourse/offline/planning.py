@@ -291,11 +291,21 @@ class Policy:
             planned.append((search, text_arguments(search, q.query or q.text)))
         return planned
 
+    @cached_property
+    def _passage_blocks(self) -> list[Block]:
+        """Every passage the searches of the documents and of the web returned so far, in the order they came."""
+        searches = {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
+        return [b for c in self.calls if c.result and c.name in searches for b in parse_blocks(c.result)]
+
+    @cached_property
+    def _passage_sentences(self) -> list[Sentence]:
+        """The sentences of those passages, search by search."""
+        searches = {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
+        return [s for c in self.calls if c.result and c.name in searches for s in sentences_of(parse_blocks(c.result))]
+
     def quantities(self, measure: str | None = None) -> dict[str, Quantity]:
         """The number found for each compared side of ``measure`` (the subject), over every observation so far."""
-        # public pages count too: a competitor's figure is often only on its own web page
-        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
-        blocks = [b for c in self.calls if c.result and c.name in passages for b in parse_blocks(c.result)]
+        blocks = self._passage_blocks  # public pages count too: a competitor's figure is often only on its own page
         operation = self._for_measure(measure).q.operation if measure else self.q.operation
         unit = "%" if operation == "percentage-point change" else None  # "the difference in points"
         found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
@@ -483,7 +493,7 @@ class Policy:
         value = self._value_stated
         return f"{expression} / 100 * {plain_number(_in_dollars(value))}" if value and unit_of(product[1]) == "%" else expression
 
-    @property
+    @cached_property
     def term_expression(self) -> str:
         """For "the annual fee for all 240 gateways, and the total over the three-year term?": the yearly product,
         once calculated, times the years ("420000 * 3"); "" otherwise."""
@@ -519,12 +529,10 @@ class Policy:
         rate its own agreement sets times the question's count and sum, and that product (see ``_rate_product``)."""
         if not (self.q.comparison and self._value_stated):
             return {}
-        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
         found = {}
         for side in self.q.sides:
             named = set(terms(side))  # only the side's own passages: another agreement's rate is not its rate
-            blocks = [b for c in self.calls if c.result and c.name in passages for b in parse_blocks(c.result)
-                      if named <= set(terms(b.title))]
+            blocks = [b for b in self._passage_blocks if named <= set(terms(b.title))]
             product = self._rate_in(sentences_of(blocks)) if blocks else None
             if product and unit_of(product[1]) == "%":
                 count = number_word(product[0]) or number_value(product[0])
@@ -557,8 +565,7 @@ class Policy:
         """"If every gateway in the deal is on the subscription": how many gateways the documents found give, in a
         passage about what the rate is about (the rate's own document, or a title with the same name: a count for
         the whole fleet is not one customer's); worked out once per request."""
-        found, searches = [], {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
-        blocks = [b for c in self.calls if c.result and c.name in searches for b in parse_blocks(c.result)]
+        found, blocks = [], self._passage_blocks
         for every in _EVERY.finditer(self.q.text):
             thing = re.escape(every[1].lower().removesuffix("s"))
             labels = {s.label for s in self._quoted_sentences(3) for rate in _rates(s.text)
@@ -578,8 +585,7 @@ class Policy:
                   if every and terms(rate[2])[:1] == terms(every[1])[:1]]
         if not labels or self._counts_of_every:
             return ""
-        searches = {tool.name for role, tool in self.tools.items() if role in ("search", "web")}
-        blocks = [b for c in self.calls if c.result and c.name in searches for b in parse_blocks(c.result)]
+        blocks = self._passage_blocks
         titles = [b.title for b in blocks if b.label == labels[0]]  # "Supply agreement — Harbor Mills": the rate's
         named = customer_name(self.question_text)  # own document, when the question names its party otherwise
         shared = {t for b in blocks if b.label != labels[0] for t in terms(b.title)}  # ("— Pricing", a section that
@@ -1023,8 +1029,7 @@ class Policy:
         """Arithmetic on the dates the quoted sentences state: the deadline a notice period sets before a term's
         end ("by when must we give notice?"), or the days between two dated events ("how many days before the fair
         opens is the cutoff?")."""
-        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
-        found = [s for c in self.calls if c.result and c.name in passages for s in sentences_of(parse_blocks(c.result))]
+        found = self._passage_sentences
         if _ASKS_DEADLINE.search(self.question_text):
             named = {t for name in _NAME_WORD.findall(self.question_text) for t in terms(name)}  # (the agreement the
             for notice in [*sentences, *(s for s in found if named & s.title_terms)]:  # question names, if not quoted)
@@ -1059,9 +1064,8 @@ class Policy:
         """For each number a calculation used that no quoted sentence states, the found sentence that states it: a
         reader checks "6.5 / 47.9" against the sentence giving the $6.5M."""
         calculator = self.tools.get("calculator")
-        passages = {tool.name for tool in (self.tools.get("search"), self.tools.get("web")) if tool}
         stated = {number_value(m[0]) for s in sentences for m in numbers(s.text)}
-        found = [s for c in self.calls if c.result and c.name in passages for s in sentences_of(parse_blocks(c.result))]
+        found = self._passage_sentences
         added: list[Sentence] = []
         for call in self.calls:
             if not (calculator and call.name == calculator.name and call.result):

@@ -771,6 +771,8 @@ _BARE_MEASURES = frozenset({"rate", "figure", "number", "amount", "value", "leve
 #: An ask about an earlier ask's answer: "what share is that?", "how far did one outpace the other?" ("each" and
 #: "both" are the sides).
 _ANSWER_REFERENCE = re.compile(r"\b(?:its|their|it|them|they|the other)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
+#: "... in $M and as a fraction of March": how the same figure is written, not an ask of its own ("by how many" is).
+_SAME_FIGURE_FORM = re.compile(r"(?:as|in|by(?!\s+(?:how|what)))\b", re.I)
 #: Where one ask of several may end: "..., and how many points ...", "growth in % and margin in points".
 _ASK_SPLIT = re.compile(r"\s*;\s*|,?\s+and\s+", re.I)
 
@@ -798,7 +800,7 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
-    if any(_ANSWER_REFERENCE.search(ask) or re.match(r"(?:as|in|by(?!\s+(?:how|what)))\b", ask, re.I) for _, _, ask in found[1:]) or any(
+    if any(_ANSWER_REFERENCE.search(ask) or _SAME_FIGURE_FORM.match(ask) for _, _, ask in found[1:]) or any(
             len(_alternatives(ask)) >= 2 for _, _, ask in found):
         return (), ()
     return measures, operations if len(set(operations)) > 1 else ()

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .dates import expand_spans, period_range, relative_range
+from .dates import WEEKDAY, expand_spans, period_range, relative_range
 from .meaning import embed_remembered
 from .text import STOPWORDS, find_periods, stem
 
@@ -181,23 +181,19 @@ def text_arguments(tool: Tool, text: str) -> dict[str, Any]:
 CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 
 
-_WEEKDAY = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?", re.I)
-
-
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word (a single
     word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one); else the
     owner of the orders asked about, however it is written ("oakridge's latest order")."""
-    skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "Monday", "Tuesday",
-            "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "I", "One", "Two", "Any", "Each", "Every", "All",
-            "Some", "My", "Their", "Your", "For", "Whose"}
+    skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "I", "One", "Two", "Any",
+            "Each", "Every", "All", "Some", "My", "Their", "Your", "For", "Whose"}
     opening = ""
     for m in re.finditer(r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*", question):
         run = m[0].split()
         opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
         if opens and run[0].lower() in STOPWORDS:
             run = run[1:]  # capitalised only because it opens the sentence: "How many orders did ..."
-        words = [w for w in run if w not in skip and not _WEEKDAY.fullmatch(w)]  # ("Mon 13 through Sun 19 Jan")
+        words = [w for w in run if w not in skip and not re.fullmatch(WEEKDAY, w, re.I)]  # ("Mon 13 through Sun 19")
         code = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
         words = words[:code] if code is not None else words  # "Sable Rail PX-7s": the customer, not the product
         if words and len(" ".join(words)) > 1 and not re.fullmatch(r"Q[1-4]|[A-Z]+-\d+", words[0]) \
