@@ -4,7 +4,8 @@ It is deterministic, runs on the CPU and downloads nothing. It is *not* a langua
 model: it extracts and cites sentences, decomposes questions into tool calls, rewrites
 queries and grades answers with the general mechanisms documented in its modules:
 
-* ``text``, ``dates``, ``questions``, ``messages`` -- reading text, dates, questions and requests;
+* ``text``, ``dates``, ``daycount``, ``messages`` -- reading text, dates, counts of days and requests;
+* ``framing``, ``questions`` -- what a question asks, apart from the words around it, broken down;
 * ``meaning`` -- similarity of meaning, with an embedding function received from outside;
 * ``answering`` -- cited extractive answers, or "cannot find" when the context lacks one;
 * ``toolbox``, ``planning``, ``observations`` -- tool calling (a rule-based ReAct policy);
@@ -15,8 +16,8 @@ queries and grades answers with the general mechanisms documented in its modules
 Layering: this package is one unit below the course's pipeline. It imports only the course's
 bottom layer (``errors``, ``tokens``, ``prompts`` and the ``results`` records the prompts use),
 never ``embeddings``, ``llm``, ``retrieval`` or anything above them. Inside it, reading
-(``text``, ``dates``, ``messages``, ``meaning``) comes first, then ``questions``, ``answering``,
-``observations``, ``toolbox``, then ``planning`` and the other tasks, then ``model``, and on top
+(``text``, ``dates``, ``daycount``, ``messages``, ``meaning``) comes first, then ``framing``,
+``questions``, ``answering``, ``observations``, ``toolbox``, then ``planning`` and the other tasks, then ``model``, and on top
 ``transport`` and ``server``. The embedding function comes in from outside: the package root
 installs the course's cached embedder (``ragcourse/__init__.py``), and a transport or server
 may be given another with ``embed=``; ``ragcourse.llm`` builds the transport for the SDK.

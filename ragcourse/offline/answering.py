@@ -34,10 +34,11 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
+from .framing import without_remarks, without_scene
 from .lexicon import dimension, expected_unit, similarity, spell_out
 from .meaning import embed
 from .messages import Block
-from .questions import analyse, without_remarks, without_scene
+from .questions import analyse
 from .text import (
     MONTHS,
     STOPWORDS,

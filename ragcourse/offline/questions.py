@@ -24,7 +24,8 @@ A composite question is broken down by its wording, never by recognising the que
 * **other systems**: order or shipment status goes to an orders tool, public, market or
   regulator information to a web search.
 
-Misspelt grammar words ("budgetted", "avrage") are corrected first (:func:`.lexicon.correct`).
+The words around the ask (greetings, remarks, premises, where to look) are set aside first
+(:mod:`.framing`). Misspelt grammar words ("budgetted", "avrage") are corrected first (:func:`.lexicon.correct`).
 ``print(analyse(question))`` shows the result: what the model understood.
 """
 
@@ -44,6 +45,25 @@ from .dates import (
     spread_over_years,
     target_years,
 )
+from .framing import (
+    CONCESSION,
+    DASHED_STATEMENT,
+    FOR_SOMEONE,
+    FOR_USE,
+    FOR_WHOM,
+    LEAD,
+    OPENER,
+    PASSED_ON,
+    PREAMBLE,
+    PREMISE,
+    QUOTED,
+    REQUEST,
+    SOURCE,
+    SOURCE_AFTER,
+    STATEMENT,
+    buried_ask,
+    without_remarks,
+)
 from .lexicon import closest, correct, dimension, one_word_per_measure, same_measure
 from .text import (
     MONTHS,
@@ -52,7 +72,6 @@ from .text import (
     STOPWORDS,
     TARGET_YEAR,
     WH_WORD,
-    WH_WORDS,
     Period,
     anchors,
     find_periods,
@@ -144,62 +163,6 @@ _TOTAL = re.compile(r"\b(total|aggregate|combined|sum|altogether|in all|add(?:ed
 _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b|"
                          r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short)\b", re.I)
-#: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
-#: "Pulling the ...", "Working on ...": what the asker is doing ("During the ..." is a preposition, and scopes).
-_DOING = (r"(?!(?:during|regarding|concerning|following|including|excluding|considering|pending|barring)\b)"
-          r"[a-z]+ing\s+(?:the|a|an|our|my|together|up|on|through)\b")
-_PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
-                       r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
-                       # "Before I start haggling: ...": when the asker will use the answer
-                       r"(?:before|after|while|once) (?:i|we)\b|"
-                       # "Can you pull together a one-liner for Ann: ...": what the asker wants made of the answer
-                       r"(?:can|could|would) (?:you|someone) (?:please )?(?:pull together|put together|draft|write up|"
-                       r"prepare)\b|"
-                       # "For the board slide: ...", "Quick one for Ann's 9am: ...", "Need the year-to-date figure: ...":
-                       # what the answer is for
-                       r"(?:(?:quick|short|small) (?:one|q|question) )?"
-                       r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
-                       # "Pulling the yoy compare for the IR pack: ...", "Working on the 2025 plan: ...": what the
-                       # asker is doing when the question comes up
-                       rf"{_DOING}[^:]{{0,60}}$|"
-                       # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
-                       r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
-                       r"at a glance$|in (?:short|brief)$|"
-                       # "Ticket from Kelso Mills' ops lead: ...", "A customer writes: ...": who passed the question on
-                       r"(?:[\w'’-]+\s+){0,2}(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
-                       r"[^?]{0,60}\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$|"
-                       # "Year over year: ...": how the sides are compared, said before them
-                       r"(?:year|quarter|month)[- ](?:over|on)[- ](?:year|quarter|month)$|(?:yoy|qoq|mom)$|"
-                       # "State the figure.": the request's verb and the answer's shape, nothing asked
-                       r"(?:please )?(?:state|give|provide|quote|confirm) (?:me )?(?:the |a )?(?:figure|number|amount|"
-                       r"value|answer|total)s?\.?$)", re.I)
-#: Words quoted from someone else ('the customer says "why would we pay more?"'): what they asked, not the asker.
-_QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
-#: "for Ann's intake", "a one-liner for Ann": whom the asker works for, named in a preamble.
-_FOR_SOMEONE = re.compile(r"\b(?i:for)\s+([A-Z][\w-]*)(?:['’]s\b|\s*$)")
-#: A preamble that says who passed the question on: "Ticket from X", "X's buyer emailed".
-_PASSED_ON = re.compile(r"\b(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
-                        r"\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$", re.I)
-#: The clause before a colon or a dash that opens a question.
-_LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
-#: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
-#: Ann"): when it names nothing but its audience, it leaves the question.
-_FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b", re.I)
-#: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
-_REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an|[a-z][\w-]*['’]s) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
-                      r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
-                      r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
-                      # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
-                      r"^\s*(?:please\s+|kindly\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know|name|"
-                      r"identify|set out|calculate)\s+"
-                      r"(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b|(?-i:[A-Z]))|"
-                      r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
-                      r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
-                      r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
-                      r"(?=(?:why|how|what|when|which|who)\b))|"
-                      # "An engineer who got X last year asks whether ...": who asks is the scene, not the question
-                      r"^[^.?!]{0,80}?\b(?:asks|asked|wonders|wondered|wants to know)\s+(?:me\s+|us\s+)?(?:whether|if)\s+",
-                      re.I)
 #: "Rhinmark tender: ..." or "For the Rhinmark tender, ..." names the topic of every part that follows (a label,
 #: not a question of its own).
 _LABEL = re.compile(rf"^((?:(?!\b(?:{WH_WORD}|is|are|does|do|did)\b)"
@@ -212,13 +175,6 @@ _NOW_WORD = re.compile(r"\bnow\b", re.I)
 #: "the new policy ... the old 2023 one": the new side is the present one when the other is called old.
 _NEW_AND_OLD = re.compile(r"\b(?:new|newer|latest|current)\b.*\b(?:old|older|previous|former|prior)\b|"
                           r"\b(?:old|older|previous|former|prior)\b.*\b(?:new|newer|latest|current)\b", re.I)
-#: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
-_SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by)|going (?:by|off)|judging by|"
-                     r"based on|(?:by|under) the terms of|pursuant to|in accordance with|with reference to|as per|"
-                     r"(?:kindly\s+)?(?:confirm|state),?\s+(?:in accordance with|according to|pursuant to|under))\s+(.+?),\s*|"
-                     # "In Harwick's 2019 ferry report, what ...": a document named by its author, its year its own
-                     r"^\s*in\s+((?:the\s+)?(?-i:[A-Z])[\w&-]*['’]s\s+[^,?]{0,40}?(?:report|survey|study|analysis|review|"
-                     r"outlook|update|paper|article|newsletter|minutes|memo|forecast)),\s*", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency)|"
@@ -608,81 +564,6 @@ def _named_sides(clause: str) -> list[str]:
     return versus
 
 
-#: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
-_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:want|need|would like)|['’]d like)\s+(?!to know\b)|"
-                     r"thanks|thank you|"
-                     r"cheers|(?:it'?s|this is) for|"
-                     r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
-                     # "... swapped out? Drafting the checklist here.": what the asker is doing
-                     rf"\?\s+{_DOING}[^?]*$|"
-                     # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
-                     # statement after the question says why it is asked
-                     rf"\?\s+(?!(?:{WH_WORDS}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
-                     r"state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,2}(?:wants?|needs?|is|"
-                     r"are|was|were|has|have|had|says?|said|asked|mentioned|thinks?|plans?)\b[^?]*$", re.I)
-#: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
-_PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
-                      r"are trying|'m trying|'re trying)\s+to\s+(?!know\b|understand\b|find out\b|check\b|confirm\b|see\b|learn\b)"
-                      r"(?![^?]*\b(?:what|which|who|when|where|why|how|whether)\b)[^?,;:]*[.?!]?\s*$", re.I)
-#: "a punchy figure I can use in a product blurb": how the answer will be used and how it should sound ask nothing.
-_FOR_USE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may)\s+(?:use|quote|put|cite|share)\b|"
-                      # (not "in the July newsletter": a document that exists is a source)
-                      r"\s+(?:in|for|on)\s+(?:a|an|my)\s+(?:[\w-]+\s+)?(?:blurb|brochure|slide|deck|post|copy|flyer|"
-                      r"leaflet|newsletter|pitch|advert)\b|"
-                      r"\b(?:punchy|catchy|snappy|headline|memorable|quotable|striking)\s+(?=(?:[\w-]+\s+)?(?:figure|number|"
-                      r"stat|statistic|fact)s?\b)", re.I)
-#: "What is the size of the market, according to the latest analyst report?": where to look, said last.
-_SOURCE_AFTER = re.compile(r",\s*(?:according to|as (?:stated|reported|said) (?:in|by))\s+([^,?]+?)\s*\?\s*$", re.I)
-#: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
-#: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
-_PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?!\s+when\b)"
-                      # a clause about the asker's side with a verb of its own: "since finance is ...", "as we are ...";
-                      # one about a named party ("since Harbor Mills is asking ...") names what the question is about
-                      r"(?!\s+(?!I\b)(?-i:[A-Z]))"
-                      r"(?=\s+(?:[^,\s]+\s+){0,5}?(?:am|is|are|was|were|will|have|has|need|needs|want|wants|plan|plans)\b))"
-                      r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
-                      r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
-#: A long message that opens with the asker rather than the question: "sorry, late-night brain - ...".
-_ABOUT_ME = re.compile(r"\s*(?:(?:sorry|ok(?:ay)?|so|hi|hey|honestly|um+|well)\b|i\b|i['’]m\b|i['’]ve\b|my\b|we['’]re\b|"
-                       r"this is probably\b)", re.I)
-#: Where the question starts inside it: "..., so basically how many ...", "... - what ...".
-_ASK_STARTS = re.compile(r"(?:\bso|\bbut|\s[-–—]|,)\s+(?:(?:so|basically|really|just|honestly)\s+)*(?=(?:from\s+|in\s+)?"
-                         r"(?:how|what|who|when|where|why|which\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|is|are|was|were|has|have|can)|"
-                         r"is|are|does|do|can)\b)", re.I)  # (not the "which" of ", which feels ...")
-#: What follows the question to explain or apologise: ", just so I can sketch ...", ", thanks and sorry again".
-_AFTERWORD = re.compile(r",\s*(?:just so|so that|so I can|thanks|thank you|sorry|cheers|because I)\b[^?]*(?=\??\s*$)", re.I)
-
-
-def _buried_ask(question: str) -> str:
-    """A long message that talks about the asker first, with the question set off as a sentence of its own after
-    that scene ("sorry, late-night brain - one of my leads called in sick, so from which day ...?" -> "sorry, ...
-    called in sick. From which day ...?"), and the thanks or reasons after the question left out."""
-    if len(question.split()) < 30 or not _ABOUT_ME.match(question):
-        return question
-    found = [m for m in _ASK_STARTS.finditer(question) if m.start() > 0]
-    start = next((m for m in found if m[0].lower().startswith(("so", "but"))), found[0] if found else None)
-    if not start or re.search(r"[.?!]", re.sub(r"\([^)]*\)", "", question[:start.start()]).rstrip(" .")):
-        return question  # ("... (I think that's allowed to matter?) ...": an aside's question mark ends nothing)
-    asked = _AFTERWORD.sub("", question[start.end():])
-    return f"{question[:start.start()].rstrip(' ,-–—')}. {asked[:1].upper()}{asked[1:]}"
-
-
-def without_remarks(question: str) -> str:
-    """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
-    model." asks only about Q4."""
-    return _PURPOSE.sub("?", _REMARK.sub("?", question))
-
-
-def without_scene(question: str, asked: str) -> str:
-    """What ``question`` asks (``asked``, its analysed text) when the sentences before it only set a scene; "" when
-    they name what is asked about: a premise ("Since I will be at the Rotterdam office, ...") or a party whose thing
-    is asked for ("X is threatening a claim. What does their contract set?")."""
-    if asked == question or _PREMISE.match(" ".join(question.split())) or re.search(r"\b(?:their|its|his)\b",
-                                                                                      asked, re.I):
-        return ""
-    return asked
-
-
 #: "the four quarters of 2023", "each quarter of 2024": a year's quarters, compared.
 _EVERY_QUARTER = re.compile(r"\b(?:the\s+)?(?:four|all|each|every)\s+(?:of\s+the\s+)?quarters?\s+(?:of|in)\s+((?:19|20)\d{2})\b",
                             re.I)
@@ -1046,13 +927,6 @@ _BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?
 _THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situation)\b", re.I)
 #: A statement that names what it is about ("The Penang plant ..."): the question's "it" needs no search to find it.
 _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
-#: "The leadership approved the X design in October. What stages does the final design specify?": a statement
-#: that sets the scene, then the question.
-_STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
-#: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "#2:": its number in
-#: a checklist.
-_OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)",
-                     re.I)
 
 
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
@@ -1064,13 +938,6 @@ _PER_MONTH = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b|\bmonth[- ]
 #: "A vs B. Which one ...?": a choice among the things just named.
 _WHICH_ONE = re.compile(r"\s*which (?:one|of (?:them|the two|these|those|both))\b", re.I)
 _THE_CHANGE = re.compile(r"\bthe (?:drop|gap|difference|change|increase|decrease|decline|rise|fall|growth|jump)\b", re.I)
-#: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
-_CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite|in spite of)\b[^?;:]*", re.I)
-#: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not
-#: "the customer who placed the biggest order - when does their contract end?", which names a thing by what it did).
-_DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|where|why)\b)(?:(?!\b(?:who|that|which|whose|"
-                               r"behind)\b)[^?.!])+?)\s+[-–—]\s+((?:according to [^,?]{1,40},\s*)?(?:what|which|who|how|when|where|why|is|are|do|does|"
-                               r"can|should)\b)", re.I)
 
 
 def context_names(context: str) -> str:
@@ -1156,10 +1023,10 @@ _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([
 def _reviewed(text: str) -> str:
     """What a review question asks to check: the thing named before its colon or dash ("the A charter's renewal
     clause - ... a red flag?"), unless that only frames the request ("Quick check - ..."), else the whole question."""
-    lead = _LEAD.match(text)
+    lead = LEAD.match(text)
     if not lead:
         return text
-    return text[lead.end():] if _PREAMBLE.match(lead[1]) else lead[1]
+    return text[lead.end():] if PREAMBLE.match(lead[1]) else lead[1]
 
 
 def analyse(question: str, today: date | None = None) -> Question:
@@ -1170,15 +1037,15 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
-    text = _OPENER.sub("", text) or text
+    text = OPENER.sub("", text) or text
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
-    text = without_remarks(_buried_ask(text))
-    premise = _PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
+    text = without_remarks(buried_ask(text))
+    premise = PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
         text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"
-    text = _FOR_USE.sub("", text)
-    source = _SOURCE.match(text) or _SOURCE_AFTER.search(text)
+    text = FOR_USE.sub("", text)
+    source = SOURCE.match(text) or SOURCE_AFTER.search(text)
     if source:
         text = text[source.end():] if source.start() == 0 else f"{text[:source.start()]}?"
         text = text[:1].upper() + text[1:]
@@ -1186,16 +1053,16 @@ def analyse(question: str, today: date | None = None) -> Question:
     if bridge:
         text = " ".join((text[:bridge.start()] + text[bridge.end():]).split()).strip(" ,")
     one_question = False  # a statement and its question read as one: "it" points into the question itself
-    request = _REQUEST.match(text)
+    request = REQUEST.match(text)
     if request:
         text = text[request.end():request.end() + 1].upper() + text[request.end() + 1:]
-    lead = _LEAD.match(text)  # "For the Q1 planning deck: what were the bookings for Oct to Dec?": the deck's
-    if lead and _FOR_WHOM.match(lead[1]) and _PREAMBLE.match(lead[1]) and not context_names(
-            _FOR_SOMEONE.sub(" ", lead[1])) and (find_periods(text[lead.end():]) or not find_periods(lead[1])):
+    lead = LEAD.match(text)  # "For the Q1 planning deck: what were the bookings for Oct to Dec?": the deck's
+    if lead and FOR_WHOM.match(lead[1]) and PREAMBLE.match(lead[1]) and not context_names(
+            FOR_SOMEONE.sub(" ", lead[1])) and (find_periods(text[lead.end():]) or not find_periods(lead[1])):
         text = text[lead.end()].upper() + text[lead.end() + 1:]  # quarter is not one asked about
-    elif lead and _PREAMBLE.match(lead[1]) and ":" not in text[lead.start(1):lead.end()]:  # "I'm new here, so sorry
+    elif lead and PREAMBLE.match(lead[1]) and ":" not in text[lead.start(1):lead.end()]:  # "I'm new here, so sorry
         text = f"{lead[1]}: {text[lead.end():]}"  # if this is basic - why ...?": a preamble, as before a colon
-    dashed = _DASHED_STATEMENT.match(text)
+    dashed = DASHED_STATEMENT.match(text)
     asked_after = text[dashed.end(1):] if dashed else ""  # "Big tender out - what is the value and how is price
     # weighted?": the scene before the dash scopes each part, as does one the question points back to
     several = len([c for c in _PART_SPLIT.split(asked_after) if c and c.strip(" ,-–—")]) >= 2
@@ -1203,7 +1070,7 @@ def analyse(question: str, today: date | None = None) -> Question:
             and not _COMPARISON.search(dashed[1]) and len(_alternatives(dashed[1])) < 2:  # "X vs Y - which was higher?"
         # (and "june or july 2022 - which had more, and by how much?" is one question too)
         text = f"{dashed[1]}. {dashed[2].capitalize()}{text[dashed.end():]}"
-    statement = _STATEMENT.match(text)
+    statement = STATEMENT.match(text)
     if statement and (re.search(r"\b(?:i\.e|e\.g|vs|cf|incl)\.$", statement[1], re.I)
                       or not key_phrase(statement[2], CUE_WORDS | _GIVEN | MOVE_WORDS | _FRAMING | AGGREGATE_WORDS)  # "What caused that?", "What were the
                       # reasons given?" ask only about the statement
@@ -1214,24 +1081,24 @@ def analyse(question: str, today: date | None = None) -> Question:
         one_question = True
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
-    source = source or _SOURCE.match(text)  # "Brightwater is unhappy. Going by the contract, what ...?"
+    source = source or SOURCE.match(text)  # "Brightwater is unhappy. Going by the contract, what ...?"
     if source and text.startswith(source[0]):
         text = text[source.end():]
         text = text[:1].upper() + text[1:]
-    text = _CONCESSION.sub("", text) or text  # "why did X dip even though sales were a record?" asks about X
+    text = CONCESSION.sub("", text) or text  # "why did X dip even though sales were a record?" asks about X
     listed = _OF_LIST.match(text)  # "Of the A, B and C agreements, which ...?": the sides come first
     if listed:
         text = text[listed.end()].upper() + text[listed.end() + 1:]
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text), happened_periods(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
-    preamble = [c for c in clauses if _PREAMBLE.match(c)]
+    preamble = [c for c in clauses if PREAMBLE.match(c)]
     asking = [c for c in clauses if c not in preamble]
     clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
-    reported = [c for c in preamble if _PASSED_ON.search(c)]  # who passed the question on scopes it only when the
+    reported = [c for c in preamble if PASSED_ON.search(c)]  # who passed the question on scopes it only when the
     scoping = [c for c in preamble if c not in reported or any(  # question points back to them ("is that true of
         _BACK_REFERENCE.search(a) for a in asking)]  # their lease?"); "For the Harbor Street bakery: ..." scopes it
-    audience = " ".join(m[1] for c in scoping for m in _FOR_SOMEONE.finditer(c))  # "the pack for Ann's intake"
-    scene = context_names(_FOR_SOMEONE.sub(" ", " ".join(scoping))) if asking else ""  # "I'm at the Rotterdam
+    audience = " ".join(m[1] for c in scoping for m in FOR_SOMEONE.finditer(c))  # "the pack for Ann's intake"
+    scene = context_names(FOR_SOMEONE.sub(" ", " ".join(scoping))) if asking else ""  # "I'm at the Rotterdam
     aside = " ".join(sorted(set(terms(f"{context_names(' '.join(c for c in preamble if c not in scoping))} {audience}"))
                             - set(terms(" ".join(asking)))))  # office: ..." scopes it; ("For Ann's 9am": Ann is none)
     named = next((g for g in source.groups() if g), "") if source else ""  # (whichever way it is written)
@@ -1333,7 +1200,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         operation = "difference"
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
-        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(_QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
+        subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
         qualifiers=qualifiers, measures=measures, operations=operations,
         direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),

@@ -1,0 +1,167 @@
+"""How a question is framed: the words around what it asks.
+
+People rarely type the bare question. They greet, say what they are doing ("Pulling the yoy compare for the IR
+pack:"), who passed the question on ("Ticket from the ops lead:"), why they ask ("... ? Just need the number for a
+model."), where to look ("according to the 2024 policy"), or state a premise first ("Given that ..., what ...?").
+The patterns here find that framing so that :func:`.questions.analyse` reads the ask itself; a framing that names a
+place or a party still scopes the search, and ``analyse`` decides that.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .text import WH_WORD, WH_WORDS
+
+#: "Pulling the ...", "Working on ...": what the asker is doing ("During the ..." is a preposition, and scopes).
+DOING = (r"(?!(?:during|regarding|concerning|following|including|excluding|considering|pending|barring)\b)"
+         r"[a-z]+ing\s+(?:the|a|an|our|my|together|up|on|through)\b")
+#: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
+PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
+                      r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
+                      # "Before I start haggling: ...": when the asker will use the answer
+                      r"(?:before|after|while|once) (?:i|we)\b|"
+                      # "Can you pull together a one-liner for Ann: ...": what the asker wants made of the answer
+                      r"(?:can|could|would) (?:you|someone) (?:please )?(?:pull together|put together|draft|write up|"
+                      r"prepare)\b|"
+                      # "For the board slide: ...", "Quick one for Ann's 9am: ...", "Need the year-to-date figure: ...":
+                      # what the answer is for
+                      r"(?:(?:quick|short|small) (?:one|q|question) )?"
+                      r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
+                      # "Pulling the yoy compare for the IR pack: ...", "Working on the 2025 plan: ...": what the
+                      # asker is doing when the question comes up
+                      rf"{DOING}[^:]{{0,60}}$|"
+                      # "Stock accuracy check: ...", "Quick question: ...", "Quick one: ...": a label for the request
+                      r"(?:[a-z&-]+\s+){0,3}(?:check|question|query|request)$|(?:quick|short|small) (?:one|q)$|"
+                      r"at a glance$|in (?:short|brief)$|"
+                      # "Ticket from Kelso Mills' ops lead: ...", "A customer writes: ...": who passed the question on
+                      r"(?:[\w'’-]+\s+){0,2}(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
+                      r"[^?]{0,60}\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$|"
+                      # "Year over year: ...": how the sides are compared, said before them
+                      r"(?:year|quarter|month)[- ](?:over|on)[- ](?:year|quarter|month)$|(?:yoy|qoq|mom)$|"
+                      # "State the figure.": the request's verb and the answer's shape, nothing asked
+                      r"(?:please )?(?:state|give|provide|quote|confirm) (?:me )?(?:the |a )?(?:figure|number|amount|"
+                      r"value|answer|total)s?\.?$)", re.I)
+#: Words quoted from someone else ('the customer says "why would we pay more?"'): what they asked, not the asker.
+QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
+#: "for Ann's intake", "a one-liner for Ann": whom the asker works for, named in a preamble.
+FOR_SOMEONE = re.compile(r"\b(?i:for)\s+([A-Z][\w-]*)(?:['’]s\b|\s*$)")
+#: A preamble that says who passed the question on: "Ticket from X", "X's buyer emailed".
+PASSED_ON = re.compile(r"\b(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
+                       r"\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$", re.I)
+#: The clause before a colon or a dash that opens a question.
+LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
+#: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
+#: Ann"): when it names nothing but its audience, it leaves the question.
+FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b", re.I)
+#: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
+REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an|[a-z][\w-]*['’]s) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
+                     r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
+                     r"could you (?:please )?(?:tell|give|show) me|tell me)\s+(?:to know\s+)?|"
+                     # an auditor's "Please confirm ...", "State the ...", "Check how much ...": the verb asks, no more ("reconcile" compares)
+                     r"^\s*(?:please\s+|kindly\s+)?(?:confirm|state|check|verify|provide|give me|show me|let me know|name|"
+                     r"identify|set out|calculate)\s+"
+                     r"(?=(?:the|our|a|an|how|what|when|which|who|where|why|whether|if)\b|(?-i:[A-Z]))|"
+                     r"^\s*(?:can|could) (?:you|someone|somebody|anyone|anybody) (?:please )?(?:explain|tell (?:me|us)|"
+                     r"help me understand)\s+(?=(?:why|how|what|when|which|who|whether|if)\b)|"
+                     r"^[^.?!]{0,80}?\b(?:is|are|was|were|keeps?|kept)\s+asking\s+(?:me\s+|us\s+)?(?:(?:whether|if)\s+|"
+                     r"(?=(?:why|how|what|when|which|who)\b))|"
+                     # "An engineer who got X last year asks whether ...": who asks is the scene, not the question
+                     r"^[^.?!]{0,80}?\b(?:asks|asked|wonders|wondered|wants to know)\s+(?:me\s+|us\s+)?(?:whether|if)\s+",
+                     re.I)
+#: "According to the December 2024 all-hands, ..." names where to look, not something to compare.
+SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) (?:in|by)|going (?:by|off)|judging by|"
+                    r"based on|(?:by|under) the terms of|pursuant to|in accordance with|with reference to|as per|"
+                    r"(?:kindly\s+)?(?:confirm|state),?\s+(?:in accordance with|according to|pursuant to|under))\s+(.+?),\s*|"
+                    # "In Harwick's 2019 ferry report, what ...": a document named by its author, its year its own
+                    r"^\s*in\s+((?:the\s+)?(?-i:[A-Z])[\w&-]*['’]s\s+[^,?]{0,40}?(?:report|survey|study|analysis|review|"
+                    r"outlook|update|paper|article|newsletter|minutes|memo|forecast)),\s*", re.I)
+#: A remark after the question that says why it is asked or thanks: "Just need the number for a cash-flow model."
+_REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:want|need|would like)|['’]d like)\s+(?!to know\b)|"
+                     r"thanks|thank you|"
+                     r"cheers|(?:it'?s|this is) for|"
+                     r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
+                     # "... swapped out? Drafting the checklist here.": what the asker is doing
+                     rf"\?\s+{DOING}[^?]*$|"
+                     # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
+                     # statement after the question says why it is asked
+                     rf"\?\s+(?!(?:{WH_WORDS}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
+                     r"state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,2}(?:wants?|needs?|is|"
+                     r"are|was|were|has|have|had|says?|said|asked|mentioned|thinks?|plans?)\b[^?]*$", re.I)
+#: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
+_PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
+                      r"are trying|'m trying|'re trying)\s+to\s+(?!know\b|understand\b|find out\b|check\b|confirm\b|see\b|learn\b)"
+                      r"(?![^?]*\b(?:what|which|who|when|where|why|how|whether)\b)[^?,;:]*[.?!]?\s*$", re.I)
+#: "a punchy figure I can use in a product blurb": how the answer will be used and how it should sound ask nothing.
+FOR_USE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may)\s+(?:use|quote|put|cite|share)\b|"
+                     # (not "in the July newsletter": a document that exists is a source)
+                     r"\s+(?:in|for|on)\s+(?:a|an|my)\s+(?:[\w-]+\s+)?(?:blurb|brochure|slide|deck|post|copy|flyer|"
+                     r"leaflet|newsletter|pitch|advert)\b|"
+                     r"\b(?:punchy|catchy|snappy|headline|memorable|quotable|striking)\s+(?=(?:[\w-]+\s+)?(?:figure|number|"
+                     r"stat|statistic|fact)s?\b)", re.I)
+#: "What is the size of the market, according to the latest analyst report?": where to look, said last.
+SOURCE_AFTER = re.compile(r",\s*(?:according to|as (?:stated|reported|said) (?:in|by))\s+([^,?]+?)\s*\?\s*$", re.I)
+#: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
+#: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
+PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?!\s+when\b)"
+                     # a clause about the asker's side with a verb of its own: "since finance is ...", "as we are ...";
+                     # one about a named party ("since Harbor Mills is asking ...") names what the question is about
+                     r"(?!\s+(?!I\b)(?-i:[A-Z]))"
+                     r"(?=\s+(?:[^,\s]+\s+){0,5}?(?:am|is|are|was|were|will|have|has|need|needs|want|wants|plan|plans)\b))"
+                     r"\s+([^,?]+?),\s+((?:[a-z]+\s+)?(?:what|which|who|"
+                     r"how|when|where|why|is|are|was|were|does|do|did|can|could|should|would|will)\b[^.]*)$", re.I)
+#: A long message that opens with the asker rather than the question: "sorry, late-night brain - ...".
+_ABOUT_ME = re.compile(r"\s*(?:(?:sorry|ok(?:ay)?|so|hi|hey|honestly|um+|well)\b|i\b|i['’]m\b|i['’]ve\b|my\b|we['’]re\b|"
+                       r"this is probably\b)", re.I)
+#: Where the question starts inside it: "..., so basically how many ...", "... - what ...".
+_ASK_STARTS = re.compile(r"(?:\bso|\bbut|\s[-–—]|,)\s+(?:(?:so|basically|really|just|honestly)\s+)*(?=(?:from\s+|in\s+)?"
+                         r"(?:how|what|who|when|where|why|which\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|is|are|was|were|has|have|can)|"
+                         r"is|are|does|do|can)\b)", re.I)  # (not the "which" of ", which feels ...")
+#: What follows the question to explain or apologise: ", just so I can sketch ...", ", thanks and sorry again".
+_AFTERWORD = re.compile(r",\s*(?:just so|so that|so I can|thanks|thank you|sorry|cheers|because I)\b[^?]*(?=\??\s*$)", re.I)
+
+
+def buried_ask(question: str) -> str:
+    """A long message that talks about the asker first, with the question set off as a sentence of its own after
+    that scene ("sorry, late-night brain - one of my leads called in sick, so from which day ...?" -> "sorry, ...
+    called in sick. From which day ...?"), and the thanks or reasons after the question left out."""
+    if len(question.split()) < 30 or not _ABOUT_ME.match(question):
+        return question
+    found = [m for m in _ASK_STARTS.finditer(question) if m.start() > 0]
+    start = next((m for m in found if m[0].lower().startswith(("so", "but"))), found[0] if found else None)
+    if not start or re.search(r"[.?!]", re.sub(r"\([^)]*\)", "", question[:start.start()]).rstrip(" .")):
+        return question  # ("... (I think that's allowed to matter?) ...": an aside's question mark ends nothing)
+    asked = _AFTERWORD.sub("", question[start.end():])
+    return f"{question[:start.start()].rstrip(' ,-–—')}. {asked[:1].upper()}{asked[1:]}"
+
+
+def without_remarks(question: str) -> str:
+    """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
+    model." asks only about Q4."""
+    return _PURPOSE.sub("?", _REMARK.sub("?", question))
+
+
+def without_scene(question: str, asked: str) -> str:
+    """What ``question`` asks (``asked``, its analysed text) when the sentences before it only set a scene; "" when
+    they name what is asked about: a premise ("Since I will be at the Rotterdam office, ...") or a party whose thing
+    is asked for ("X is threatening a claim. What does their contract set?")."""
+    if asked == question or PREMISE.match(" ".join(question.split())) or re.search(r"\b(?:their|its|his)\b",
+                                                                                      asked, re.I):
+        return ""
+    return asked
+
+
+#: "The leadership approved the X design in October. What stages does the final design specify?": a statement
+#: that sets the scene, then the question.
+STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
+#: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "#2:": its number in
+#: a checklist.
+OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)",
+                    re.I)
+#: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
+CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite|in spite of)\b[^?;:]*", re.I)
+#: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not
+#: "the customer who placed the biggest order - when does their contract end?", which names a thing by what it did).
+DASHED_STATEMENT = re.compile(r"^((?!(?:what|which|who|whom|whose|how|when|where|why)\b)(?:(?!\b(?:who|that|which|whose|"
+                              r"behind)\b)[^?.!])+?)\s+[-–—]\s+((?:according to [^,?]{1,40},\s*)?(?:what|which|who|how|when|where|why|is|are|do|does|"
+                              r"can|should)\b)", re.I)
