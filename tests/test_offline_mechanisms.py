@@ -1325,6 +1325,33 @@ def test_quarters_as_the_sum_of_their_months_are_added_up_inside_the_calculation
     assert "Q2 2019 ($1.0M + $0.9M + $1.3M = $3.2M) is lower than Q1 2019 ($1.2M + $1.1M + $1.4M = $3.7M)" in answer
 
 
+def test_summing_the_months_of_two_quarters_compared_gives_each_total_and_the_gap():
+    question = "Kiln firings, Q2 vs Q1 2019: summing the three monthly logs for each quarter, what's the Q2 total and " \
+               "the sequential drop?"
+    asked = analyse(question, date(2019, 9, 1))
+    assert asked.monthly and asked.operation == "difference"
+    firings = dict(zip(["January", "February", "March", "April", "May", "June"], ["41", "38", "44", "36", "35", "39"]))
+    observed, decision = _run_with_calculator(question, lambda query: f"[kiln-{query.split()[0]}.md] Kiln log\n"
+                                              f"Kiln firings in {query.split()[0]} 2019 were {firings[query.split()[0]]}.")
+    assert ("compute", {"expression": "(36 + 35 + 39) - (41 + 38 + 44)"}, "(36 + 35 + 39) - (41 + 38 + 44) = -13") \
+        in observed
+    assert "(36 + 35 + 39 = 110)" in decision.content and "a difference of 13" in decision.content
+
+
+def test_a_comparison_answered_inside_sends_none_of_its_odd_words_to_the_web():
+    question = "Kiln firings, Q2 vs Q1 2019: summing the monthly logs for each quarter, what's the sequential drop?"
+    firings = dict(zip(["January", "February", "March", "April", "May", "June"], ["41", "38", "44", "36", "35", "39"]))
+    observed = []
+    decision = decide(conversation(question, observed), [SEARCH, WEB, CALCULATOR])
+    while decision.tool_calls and len(observed) < 14:
+        observed += [(name, args, f"[kiln-{args['query'].split()[0]}.md] Kiln log\nKiln firings in "
+                      f"{args['query'].split()[0]} 2019 were {firings.get(args['query'].split()[0], '0')}.")
+                     if name != "compute" else (name, args, f"{args['expression']} = -13") for name, args in
+                     decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, WEB, CALCULATOR])
+    assert [name for name, _, _ in observed].count("find_docs") == 6 and "web_lookup" not in [n for n, _, _ in observed]
+
+
 def test_the_grammars_own_words_are_no_unknown_names_that_send_a_search_to_the_web():
     question = "total ferry ticket sales Q1 2019 vs Q2 2019 - how much lower was Q2?"
     first = decide(conversation(question, []), [SEARCH, WEB]).tool_calls

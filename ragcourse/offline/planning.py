@@ -755,7 +755,10 @@ class Policy:
         if not (search and web):
             return []
         searched = [c for c in self.calls if c.name == search.name and c.result is not None]
-        names = self._names() + [frozenset({t}) for t in self._unknown_terms(searched)]
+        measured = self.measured_quantities()  # (a comparison whose every side has its number inside is answered:
+        answered = bool(measured) and all(len(found) == len(self.q.sides) for found in measured.values())
+        unknown = set() if answered else self._unknown_terms(searched)  # its odd words are no public thing)
+        names = self._names() + [frozenset({t}) for t in unknown]
         quotes = [self._quote(c, 3) for c in searched]
         owned = [[name for name in names if name <= set(terms(c.text))] or (names if _NAMED.search(c.text) else [])
                  for c in searched]  # "Q2 2024 revenue", the whole of a share, names no one: not judged by names

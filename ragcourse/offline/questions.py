@@ -930,7 +930,7 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 
 
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
-_MONTHS_SUMMED = re.compile(r"\b(?:sum|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
+_MONTHS_SUMMED = re.compile(r"\b(?:sum(?:s|med|ming)?|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
                             r"\bmonth(?:s|ly)?\b[^?.;]*\b(?:summed|added up|totall?ed)\b", re.I)
 #: "what is that as an average per month?", "month by month": a quarter's figure read from its months.
 _PER_MONTH = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b|\bmonth[- ]by[- ]month\b", re.I)
@@ -1196,8 +1196,11 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not sides and operation in ("average", "sum") and len(periods) == 1 and _PER_MONTH.search(text) \
             and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
         sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
-    if spelled_out and operation == "sum":  # "add up Oct, Nov and Dec and compare with Jul-Sep": each side is a sum
-        operation = "difference"
+    monthly = len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
+        len(months_of(s)) == 3 for s in sides)
+    if operation == "sum" and (spelled_out or monthly and _COMPARISON.search(text)):  # "add up Oct, Nov and Dec and
+        operation = "difference"  # compare with Jul-Sep", "Q4 vs Q3, summing the months: the Q4 total and the
+        # decline?": each side is a sum, and the sides are compared
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
@@ -1210,8 +1213,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(_reviewed(text), _REVIEW_FILLER) if _REVIEW.search(text) else "",
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
-        monthly=len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
-            len(months_of(s)) == 3 for s in sides),
+        monthly=monthly,
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
             text, (_PORTION,)) if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
