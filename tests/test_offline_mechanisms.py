@@ -2829,3 +2829,42 @@ def test_a_framed_question_for_a_date_is_answered_by_a_sentence_with_a_date():
     text = answer("Quick check for my rota - on what date was the kiln rollout due to go from the 50 canary kilns up "
                   "to 5% of the fleet?", [design, process, minutes])
     assert "13 January 2020" in text
+
+
+@pytest.mark.parametrize("question", [
+    "ticket #8812: the glaze kiln shows K-41 again after the service visit. What does the code mean?",
+    'Case 20931 - "GK-2 in the glaze room shows K-41 again after the service visit." What does the code mean?',
+])
+def test_a_ticket_number_before_the_question_is_no_search_word_and_a_quoted_report_is_its_scene(question):
+    searches = analyse(question).searches()
+    assert all("K-41" in search for search in searches)
+    assert not re.search(r"ticket|case|8812|20931|\"", " ".join(searches), re.I)
+
+
+def test_a_reported_question_is_asked_and_the_scene_of_who_asks_still_names_the_thing():
+    asked = analyse("A potter firing the new K-9 kiln outdoors asks what glaze temperature range it is rated for.")
+    assert asked.text.startswith("What glaze temperature range")
+    assert any("K-9" in search and "glaze temperature" in search for search in asked.searches())
+
+
+def test_a_formal_request_for_confirmation_asks_each_thing_it_names():
+    asked = analyse("It is requested that the mooring fee for the north pontoon be confirmed, together with the "
+                    "date from which it applies.")
+    assert asked.text == "What is the mooring fee for the north pontoon, and what is the date from which it applies?"
+    assert len(asked.parts) == 2
+
+
+def test_by_how_much_one_periods_figure_exceeds_anothers_is_their_difference_and_keeps_the_measure():
+    asked = analyse("It is requested that the amount by which the annual cost of the 2021 harbour dredging exceeds "
+                    "the annual cost of the 2020 dredging be stated.")
+    assert asked.sides == ("2021", "2020") and asked.operation == "difference"
+    assert "cost" in asked.subject.split() and "exceed" not in asked.subject
+
+
+def test_the_duration_of_a_thing_asks_for_the_thing_and_a_second_noun_after_and_is_not_what_is_asked_first():
+    from ragcourse.offline.answering import asked_focus
+
+    block = Block("staff.md", "Teachers' handbook — Sabbaticals", "Teachers may take a paid sabbatical of 12 weeks "
+                  "after seven years of service.")
+    assert select("What is the duration of the paid sabbatical for teachers?", sentences_of([block]))
+    assert asked_focus("What is the mooring fee and the harbour due set in the 2021 tariff?") == "mooring fee"

@@ -334,7 +334,7 @@ _FOCUS = (
                r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b", re.I),
     re.compile(r"(?:^|[—–:;]|\bso)\s*(?:what|which|how long|how often) (?:is|are|was|were) (?:(?:the|our|its|their|my|your)\s+|"
                r"[\w-]+'s\s+)?(?!(?:that|this|it|these|those|they|you|we)\b)((?:[\w-]+\s+){0,3}?[\w-]+?)"
-               r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we|per)\b|\s*[?,%]|$)", re.I),
+               r"(?:\s+(?:of|in|for|at|on|under|with|from|to|that|we|per|and)\b|\s*[?,%]|$)", re.I),
     re.compile(r"\bhow (?:much|many)\s+(?:do|does|did|will|would|can|could)\s+(?:[\w'-]+\s+){1,3}?[a-z]+\s+"
                r"(?:to|into|towards|on|for)\s+(?:the|a|an|our|their|its|my)\s+((?:[\w-]+\s+){0,2}?[\w-]+?)"
                r"(?:\s+(?:of|in|for|at|on|per|under|with|from|to)\b|\s*[?,]|$)", re.I),
@@ -375,7 +375,7 @@ _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
                                "proportion role process purpose benefit limitation implication responsibility "
                                "protection impact effect requirement option step rule financial main key headline deadline cap limit "
-                               "maximum minimum figure statistic stat"))
+                               "maximum minimum figure statistic stat duration length"))
 
 
 def asked_focus(question: str) -> str:

@@ -153,11 +153,34 @@ def without_scene(question: str, asked: str) -> str:
 
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
-STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
+STATEMENT = re.compile(r"^(.+[.!][\"”]?)\s+([A-Za-z][^.!?]*\??)$")
 #: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "#2:": its number in
 #: a checklist.
-OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)",
+OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)|"
+                    # "ticket #4471: ...", "Case 20931 - ...": the request's number in another system, found in no document
+                    r"^(?:ticket|case|incident|issue|bug)\s*(?:no\.?\s*|#\s*)?[A-Z]{0,5}-?\d{2,}\s*[-–—:.)]\s+",
                     re.I)
+#: "The customer mounting the unit outside asks what rating it needs": who asks, then their question.
+_REPORTED = re.compile(r"^([^.?!:]{3,80}?)\s+(?:asks|asked|wonders|wondered|wants to know)\s+(?:me\s+|us\s+)?"
+                       r"((?:what|which|how|when|where|why|who)\b[^?]*?)[.?]?$", re.I)
+#: "It is requested that X be confirmed": the formal request of a report, each thing to be stated an ask.
+_REQUESTED = re.compile(r"^(?:it is (?:requested|asked)|(?:we|i) (?:request|ask)|kindly (?:ensure|arrange)) that\s+", re.I)
+_TO_BE_STATED = re.compile(r"\s+be\s+(?:stated|confirmed|indicated|provided|given|set out|specified|reported|advised|"
+                           r"clarified|explained|quantified)\b", re.I)
+
+
+def plainly_asked(text: str) -> str:
+    """A question written as a report of it, or as a formal request, in the form of a question: "A customer on the
+    roof asks what rating it needs." -> "A customer on the roof. What rating it needs?" (the scene keeps scoping);
+    "It is requested that X be confirmed, together with Y." -> "What is X, and what is Y?"."""
+    reported = _REPORTED.match(text)
+    if reported:
+        return f"{reported[1]}. {reported[2][:1].upper()}{reported[2][1:]}?"
+    requested = _REQUESTED.match(text)
+    if not requested:
+        return text
+    asks = re.split(r",?\s+(?:and that|together with|as well as|along with)\s+", _TO_BE_STATED.sub("", text[requested.end():]))
+    return f"What is {', and what is '.join(a.strip(' .') for a in asks if a.strip(' .'))}?"
 #: "even though it was the record quarter": what the asker finds surprising, not what is asked about.
 CONCESSION = re.compile(r",?\s+\b(?:even though|even if|although|though|despite|in spite of)\b[^?;:]*", re.I)
 #: "The gateways raised an error code - what does the manual say about it?": a statement, then its question (not

@@ -62,6 +62,7 @@ from .framing import (
     SOURCE_AFTER,
     STATEMENT,
     buried_ask,
+    plainly_asked,
     without_remarks,
 )
 from .lexicon import closest, correct, dimension, one_word_per_measure, same_measure
@@ -110,7 +111,8 @@ VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted targe
                          "actual actuals reported")
 
 _COMPARISON = re.compile(r"\b(compar\w*|reconcil\w*|contrast\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
-                         r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell)\b", re.I)
+                         r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell|"
+                         r"exceed\w*|surpass\w*|outstrip\w*)\b", re.I)
 _CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|how come)\b|"
                     r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"
                     r"\bwhat (?:exactly |really |actually )?(?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|"
@@ -440,12 +442,13 @@ jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced rep
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
 exactly really actually every dragged pushed pulled weighed hurt boosted lifted swing swings true correct
-coming come came comes step steps big
+coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
 def _subject(clause: str, sides: list[str]) -> str:
-    kinds = [re.findall(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{re.escape(side)}\b", clause) for side in sides if _is_name(side)]
+    kinds = [re.findall(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{re.escape(side)}\b", clause) for side in sides if _is_name(side)
+             and not find_periods(side)]  # ("the cost of 2025 ... the cost of 2024": what a period has is measured)
     if len(kinds) >= 2 and all(kinds) and len({k[0] for k in kinds}) == 1:  # "the office of Rotterdam ... the office of
         clause = re.sub(rf"\b{re.escape(kinds[0][0])}\s+of\s+(?:the\s+)?", " ", clause)  # Austin": the sides' kind
     for side in sorted(filter(None, sides), key=len, reverse=True):
@@ -945,7 +948,8 @@ def context_names(context: str) -> str:
     words = context.split()
     owner = re.match(r"([A-Z][\w-]*)['’]s\b", context)  # "Brightwater's finance director": a name ("There's": no)
     possessive = bool(owner) and owner[1].lower() not in STOPWORDS | {"let"}
-    words = words[1:] if (len(words) < 2 or not words[1][:1].isupper()) and not possessive else words  # "Cedar
+    words = words[1:] if (len(words) < 2 or not words[1][:1].isupper()) and not possessive and not (
+        words and anchors(words[0])) else words  # (a code opening it is a name too: "PX-7 shows ..."); "Cedar
     # Valley contract": a name too
     kept = [re.sub(r"(?<=\d)s$|['’]s$", "", w.strip(".,;:!")) for w in words  # "LX-200s": the code
             if (w[:1].isupper() or anchors(w)) and not find_periods(w) and w.lower().strip(".,;:!") not in STOPWORDS
@@ -1037,7 +1041,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
-    text = OPENER.sub("", text) or text
+    text = plainly_asked(OPENER.sub("", text) or text)
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
     text = without_remarks(buried_ask(text))
@@ -1079,7 +1083,7 @@ def analyse(question: str, today: date | None = None) -> Question:
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
         one_question = True
-    context = statement[1] if statement else ""
+    context = statement[1].strip("\"“”") if statement else ""  # (a customer's words quoted: the scene)
     text = statement[2] if statement else text
     source = source or SOURCE.match(text)  # "Brightwater is unhappy. Going by the contract, what ...?"
     if source and text.startswith(source[0]):
@@ -1162,7 +1166,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
     referring = () if one_question else tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
     if context and not sides and any(_points_back(c, context) for c in clauses) and not find_periods(text) \
-            and not _STATEMENT_NAMES.search(context):  # "One customer pushed its order to 2025. What payment terms
+            and not _STATEMENT_NAMES.search(context) and not codes:  # (a code names the thing: "the K-9 ... it")  # "One customer pushed its order to 2025. What payment terms
         # does their contract have?", "... showed one error code. What does the manual say about that code?"
         asked = tuple(dict.fromkeys(_parts(clauses, periods)))  # find the customer first, then ask with its name
         parts, referring = (_scene_query(context, today), *asked), asked
