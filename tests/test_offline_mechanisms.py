@@ -1315,7 +1315,7 @@ def test_quarters_as_the_sum_of_their_months_are_added_up_inside_the_calculation
                                                           "ticket sales", "March 2019 ferry ticket sales"]
     sales = dict(zip(["January", "February", "March", "April", "May", "June"], ["1.2", "1.1", "1.4", "1.0", "0.9", "1.3"]))
     observed = [("find_docs", {"query": query}, f"[ferry-{month}.md] Ferry report {month} 2019\n"
-                 f"Ferry ticket sales in {month} 2019 were ${sales[month]}M.")
+                 f"Ferry ticket sales in {month} 2019 were ${sales[month]}M." if month in sales else "No passage found.")
                 for query in asked.side_queries() for month in [query.split()[0]]]
     calls = decide(conversation(question, observed), [SEARCH, CALCULATOR]).tool_calls
     assert ("compute", {"expression": "(1 + 0.9 + 1.3) - (1.2 + 1.1 + 1.4)"}) in calls
@@ -1332,7 +1332,8 @@ def test_summing_the_months_of_two_quarters_compared_gives_each_total_and_the_ga
     assert asked.monthly and asked.operation == "difference"
     firings = dict(zip(["January", "February", "March", "April", "May", "June"], ["41", "38", "44", "36", "35", "39"]))
     observed, decision = _run_with_calculator(question, lambda query: f"[kiln-{query.split()[0]}.md] Kiln log\n"
-                                              f"Kiln firings in {query.split()[0]} 2019 were {firings[query.split()[0]]}.")
+                                              f"Kiln firings in {query.split()[0]} 2019 were {firings[query.split()[0]]}."
+                                              if query.split()[0] in firings else "No passage found.")
     assert ("compute", {"expression": "(36 + 35 + 39) - (41 + 38 + 44)"}, "(36 + 35 + 39) - (41 + 38 + 44) = -13") \
         in observed
     assert "(36 + 35 + 39 = 110)" in decision.content and "a difference of 13" in decision.content
@@ -1349,7 +1350,7 @@ def test_a_comparison_answered_inside_sends_none_of_its_odd_words_to_the_web():
                      if name != "compute" else (name, args, f"{args['expression']} = -13") for name, args in
                      decision.tool_calls]
         decision = decide(conversation(question, observed), [SEARCH, WEB, CALCULATOR])
-    assert [name for name, _, _ in observed].count("find_docs") == 6 and "web_lookup" not in [n for n, _, _ in observed]
+    assert [name for name, _, _ in observed].count("find_docs") == 8 and "web_lookup" not in [n for n, _, _ in observed]
 
 
 def test_the_grammars_own_words_are_no_unknown_names_that_send_a_search_to_the_web():
@@ -2868,3 +2869,25 @@ def test_the_duration_of_a_thing_asks_for_the_thing_and_a_second_noun_after_and_
                   "after seven years of service.")
     assert select("What is the duration of the paid sabbatical for teachers?", sentences_of([block]))
     assert asked_focus("What is the mooring fee and the harbour due set in the 2021 tariff?") == "mooring fee"
+
+
+def test_a_chatty_opener_and_what_the_asker_is_trying_to_do_after_the_question_are_not_searched():
+    asked = analyse("ok so quick one, osprey vs tern - which of them carries more cars per crossing and by how much?? "
+                    "trying to get my head around the timetable lol")
+    assert asked.sides == ("osprey", "tern") and asked.operation == "difference"
+    assert not re.search(r"quick|trying|timetable", " ".join(asked.searches()))
+
+
+def test_the_total_for_each_quarter_adds_up_its_months_or_else_reads_the_quarters_own_figure():
+    question = "Q2 2019 kiln firings vs Q1 2019 - total for each quarter and the delta?"
+    asked = analyse(question, date(2019, 9, 1))
+    assert asked.monthly and asked.operation == "difference" and "Q1 2019 kiln firing" in asked.side_queries()
+    firings = dict(zip(["January", "February", "March", "April", "May", "June"], ["41", "38", "44", "36", "35", "39"]))
+    monthly = lambda query: (f"[kiln-{query.split()[0]}.md] Kiln log\nKiln firings in {query.split()[0]} 2019 were "  # noqa: E731
+                             f"{firings[query.split()[0]]}." if query.split()[0] in firings else "No passage found.")
+    observed, _ = _run_with_calculator(question, monthly)
+    assert any(args.get("expression") == "(36 + 35 + 39) - (41 + 38 + 44)" for _, args, _ in observed)
+    quarterly = lambda query: ("[kiln-2019.md] Kiln report 2019\nKiln firings were 123 in Q1 2019 and 110 in Q2 2019."  # noqa: E731
+                               if query.startswith("Q") else "No passage found.")
+    observed, _ = _run_with_calculator(question, quarterly)
+    assert any(args.get("expression") == "110 - 123" for _, args, _ in observed)

@@ -80,7 +80,9 @@ SOURCE = re.compile(r"^\s*(?:according to|as (?:stated|reported|said|described) 
 _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:want|need|would like)|['’]d like)\s+(?!to know\b)|"
                      r"thanks|thank you|"
                      r"cheers|(?:it'?s|this is) for|"
-                     r"(?:i\s+)?need (?:it|this|that) for)\b[^?]*$|"
+                     r"(?:i\s+)?need (?:it|this|that) for|"
+                     # "?? trying to get my head around my accounts": what the asker is after
+                     r"(?:just\s+)?(?:trying|hoping|wanting|looking|going) to)\b[^?]*$|"
                      # "... swapped out? Drafting the checklist here.": what the asker is doing
                      rf"\?\s+{DOING}[^?]*$|"
                      # "... need swapping? He wants to put it in their plan.", "? customer has a really big main": a
@@ -156,7 +158,7 @@ def without_scene(question: str, asked: str) -> str:
 STATEMENT = re.compile(r"^(.+[.!][\"”]?)\s+([A-Za-z][^.!?]*\??)$")
 #: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "#2:": its number in
 #: a checklist.
-OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right)\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)|"
+OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right|(?:quick|short|small) (?:one|q|question))\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)|"
                     # "ticket #4471: ...", "Case 20931 - ...": the request's number in another system, found in no document
                     r"^(?:ticket|case|incident|issue|bug)\s*(?:no\.?\s*|#\s*)?[A-Z]{0,5}-?\d{2,}\s*[-–—:.)]\s+",
                     re.I)

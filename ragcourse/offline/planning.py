@@ -308,8 +308,9 @@ class Policy:
         blocks = self._passage_blocks  # public pages count too: a competitor's figure is often only on its own page
         operation = self._for_measure(measure).q.operation if measure else self.q.operation
         unit = "%" if operation == "percentage-point change" else None  # "the difference in points"
-        found = {side: self._monthly(side, measure or self.q.subject, blocks, unit) if self.q.monthly else
-                 find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit) for side in self.q.sides}
+        found = {side: (self.q.monthly and self._monthly(side, measure or self.q.subject, blocks, unit))  # (else the
+                 or find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit)  # quarter's own)
+                 for side in self.q.sides}
         extreme = self.q.extreme_of(measure or self.q.subject)
         if extreme and not any(find_periods(side) for side in self.q.sides):  # "the top temperature of each": a
             found |= {side: end for side in self.q.sides  # thing's range, not a period's figure

@@ -346,9 +346,9 @@ class Question:
 
     def side_queries(self) -> list[str]:
         """One specific search per compared side (and measure); for a quarter that is the sum of its months, one
-        per month."""
+        per month, and one for the quarter itself (a figure reported only by quarter is found there)."""
         return [self.side_query(part, measure) for measure in self.measured for side in self.sides
-                for part in (months_of(side) if self.monthly else [side])]
+                for part in ([*months_of(side), side] if self.monthly else [side])]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
@@ -934,6 +934,8 @@ _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
 _MONTHS_SUMMED = re.compile(r"\b(?:sum(?:s|med|ming)?|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
+                            # "total for each quarter": each quarter added up (from its months, where they are given)
+                            r"\btotals? (?:for|of) (?:each|every|both) quarters?\b|\beach quarter['’]s total\b|"
                             r"\bmonth(?:s|ly)?\b[^?.;]*\b(?:summed|added up|totall?ed)\b", re.I)
 #: "what is that as an average per month?", "month by month": a quarter's figure read from its months.
 _PER_MONTH = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b|\bmonth[- ]by[- ]month\b", re.I)
