@@ -2891,3 +2891,26 @@ def test_the_total_for_each_quarter_adds_up_its_months_or_else_reads_the_quarter
                                if query.startswith("Q") else "No passage found.")
     observed, _ = _run_with_calculator(question, quarterly)
     assert any(args.get("expression") == "110 - 123" for _, args, _ in observed)
+
+
+def test_numbered_points_are_asks_of_their_own_each_with_its_measure_and_operation():
+    asked = analyse("For the parish newsletter I need the deltas: 1) 2022 hall rent vs the 2021 rent, 2) 2022 "
+                    "attendance rate vs 2021, in points, 3) roof fund 2022 vs 2021. One decimal is fine.")
+    assert asked.sides == ("2022", "2021")
+    assert asked.measures == ("hall rent", "attendance rate", "roof fund")
+    assert asked.operations == ("difference", "percentage-point change", "difference")
+    assert not re.search(r"decimal|fine|newsletter", " ".join(asked.searches()))
+
+
+def test_a_figure_just_before_the_measure_is_the_measures_and_keeps_its_written_decimals():
+    budget = [Block("parish-2022.md", "Parish budget 2022", "The $11.0M roof fund includes $4.6M for new slates and "
+                    "$2.1M for gutters."),
+              Block("parish-2021.md", "Parish budget 2021", "The $9.2M roof fund includes $5.1M for scaffolding.")]
+    assert find_quantity("2022", "roof fund", budget).text == "$11.0M"
+    question = "roof fund 2022 vs 2021 - how much bigger?"
+    observed, decision = _run_with_calculator(question, lambda query: "\n\n".join(
+        f"[{b.label}] {b.title}\n{b.text}" for b in budget))
+    assert "a difference of $1.8M" in decision.content
+    observed, decision = _run_with_calculator("hall rent 2022 vs 2021 - how much more?", lambda query: (
+        "[hall.md] Parish hall\nThe hall rent was $2.40M in 2022 and $1.90M in 2021."))
+    assert "a difference of $0.50M" in decision.content

@@ -137,10 +137,30 @@ def buried_ask(question: str) -> str:
     return f"{question[:start.start()].rstrip(' ,-–—')}. {asked[:1].upper()}{asked[1:]}"
 
 
+#: "... vs 2024. One decimal is fine.": how exact the answer may be, said last, asks nothing.
+_GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,4}?(?:is|are|would be|will do)\s+(?:fine|ok(?:ay)?|enough|"
+                          r"good enough|plenty)\b[^?]*$", re.I)
+#: "1) ..., 2) ..., 3) ...": a request's numbered points.
+_NUMBERED = re.compile(r"(?:^|(?<=[\s:,;.?]))\(?([1-9])[).]\s+")
+
+
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4."""
-    return _PURPOSE.sub("?", _REMARK.sub("?", question))
+    return _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", question)))
+
+
+def listed_asks(text: str) -> str:
+    """A request's numbered points, 1), 2), 3) in order, as asks set apart by semicolons ("the deltas: 1) revenue
+    2025 vs 2024, 2) margin 2025 vs 2024" -> "the deltas: revenue 2025 vs 2024; margin 2025 vs 2024")."""
+    marks = list(_NUMBERED.finditer(text))
+    if len(marks) < 2 or [int(m[1]) for m in marks] != list(range(1, len(marks) + 1)):
+        return text
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    asks = [text[m.end():end].strip(" ,;") for m, end in zip(marks, ends, strict=True)]
+    head = text[:marks[0].start()]  # "I need the budget deltas:" heads the list and asks nothing the points do not
+    head = "" if re.search(r":\s*$", head) and not re.search(rf"\b{WH_WORD}\b", head, re.I) else head
+    return f"{head}{'; '.join(a.rstrip('?.') for a in asks)}?"
 
 
 def without_scene(question: str, asked: str) -> str:

@@ -235,7 +235,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                         _names_clause(text, match.start(), owner) if owner else 1,
                         -other, _at_limit(text, match, limits), exact,
                         -_is_share(text, match.end(), hits), -_is_bound(text, match),
-                        _own_fit(text, match, subject_terms | anchor_terms), -distance)
+                        _names_next(text, match, subject_terms), _own_fit(text, match, subject_terms | anchor_terms),
+                        -distance)
             rate = _PER_UNIT.match(text, match.end())
             rank = (bool(rate) and bool(per) and (stem(rate[1].lower()) in per or rate[1].lower() in _ANY_UNIT), *rank)
             quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
@@ -311,6 +312,14 @@ def own_stretch(text: str, match: re.Match[str]) -> str:
     before = [m.end() for m in _OWN_BREAK.finditer(text, 0, match.start())]
     after = _OWN_BREAK.search(text, match.end())
     return text[before[-1] if before else 0:after.start() if after else len(text)]
+
+
+def _names_next(text: str, match: re.Match[str], wanted: set[str]) -> bool:
+    """Whether the words right after the number name the measure: "the $11.0M capital budget includes $4.6M for test
+    stations" - the budget is $11.0M; the $4.6M is for something else."""
+    following = re.match(r"\s+((?:(?!(?:and|or|but|for|of|in|on|at|to|from|with|by|than|the|an?)\b)[A-Za-z][\w-]*\s*){1,3})",
+                         text[match.end():], re.I)  # (not "2.5% and a market adjustment": the next item's)
+    return bool(following) and bool(wanted & set(terms(following[1])))
 
 
 def _own_fit(text: str, match: re.Match[str], wanted: set[str]) -> int:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
@@ -1273,7 +1273,7 @@ class Policy:
         if not (unit or a.unit or b.unit) and len(written) == 1 and "" not in written:  # "+65 °C" and "+60 °C": a
             unit = f" {written.pop()}"  # difference of 5 °C
         if not self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # money stays money: "$1,089"
-            result, unit = _money(_value(result), a.unit), ""
+            result, unit = _money(_value(result), a.unit, _places((a, b))), ""
         relation = "higher" if a.value > b.value else "lower" if a.value < b.value else "the same as"
         result = result if self.q.percent else result.removeprefix("-")  # "lower than B: a difference of 600"
         change = "a change" if self.q.percent else "a difference"
@@ -1480,11 +1480,20 @@ def _measure_unit(quantity: Quantity) -> str:
     return m[1] if m else ""
 
 
-def _money(value: float, unit: str) -> str:
-    """A sum of money as written beside its unit: "$1,089", "-$1.3M", "$1,089.50"."""
-    money = f"{abs(value):,.2f}".replace(".00", "")
-    money = money.rstrip("0") if unit[1:] and "." in money else money  # "$0.5M", but "$1,089.50"
+def _money(value: float, unit: str, places: int = 0) -> str:
+    """A sum of money as written beside its unit: "$1,089", "-$1.3M", "$1,089.50"; to ``places`` decimals when
+    the figures it comes from are all written so ("$192.0M" and "$178.0M" differ by "$14.0M")."""
+    money = f"{abs(value):,.{places}f}" if places else f"{abs(value):,.2f}".replace(".00", "")
+    money = money.rstrip("0") if unit[1:] and "." in money and not places else money  # "$0.5M", but "$1,089.50"
     return f"{'-' if value < 0 else ''}${money}{unit[1:]}"
+
+
+def _places(quantities: Sequence[Quantity]) -> int:
+    """The decimals the figures are all written with when they keep a trailing zero to show it ("$192.0M",
+    "$178.0M": 1); else 0, and the result is written as short as it goes ("$2.45M" - "$1.95M" is "$0.5M")."""
+    decimals = [m[1] if (m := re.search(r"\.(\d+)", x.text)) else "" for x in quantities]
+    padded = len({len(d) for d in decimals}) == 1 and any(d.endswith("0") for d in decimals)
+    return len(decimals[0]) if padded else 0
 
 
 def _in_dollars(quantity: str) -> float:

@@ -62,6 +62,7 @@ from .framing import (
     SOURCE_AFTER,
     STATEMENT,
     buried_ask,
+    listed_asks,
     plainly_asked,
     without_remarks,
 )
@@ -441,7 +442,7 @@ adding added record january february march april may june july august september 
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
-exactly really actually every dragged pushed pulled weighed hurt boosted lifted swing swings true correct
+exactly really actually every deltas dragged pushed pulled weighed hurt boosted lifted swing swings true correct
 coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
@@ -1046,7 +1047,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = plainly_asked(OPENER.sub("", text) or text)
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
-    text = without_remarks(buried_ask(text))
+    text = listed_asks(without_remarks(buried_ask(text)))  # "1) ..., 2) ...": asks set apart
     premise = PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
         text = f"{premise[1][:1].upper()}{premise[1][1:]}. {premise[2][:1].upper()}{premise[2][1:]}"
