@@ -2914,3 +2914,11 @@ def test_a_figure_just_before_the_measure_is_the_measures_and_keeps_its_written_
     observed, decision = _run_with_calculator("hall rent 2022 vs 2021 - how much more?", lambda query: (
         "[hall.md] Parish hall\nThe hall rent was $2.40M in 2022 and $1.90M in 2021."))
     assert "a difference of $0.50M" in decision.content
+
+
+def test_before_vs_after_is_the_change_one_sentence_states_and_roughly_asks_for_whole_percent():
+    question = "With the new crates, what's the average load before vs after, and roughly what % saving is that?"
+    observed, decision = _run_with_calculator(question, lambda query: (
+        "[crates.md] Crate trial\nThe new crates cut the average load from 38 kg to about 6 kg."))
+    assert any(args.get("expression") == "(6 - 38) / 38 * 100" for _, args, _ in observed)
+    assert "a change of -84% " in decision.content

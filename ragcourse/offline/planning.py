@@ -125,8 +125,11 @@ _LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 _POINTS_TO_CODE = re.compile(r"\b(?:that|this|the same|which|what)\s+(?:[a-z]+\s+)?(?:code|number|id)\b", re.I)
 _CODE = re.compile(r"(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[\w/-]+")
 #: A question that sets what is now against what was before: "now vs the old one-off amount", "old vs new".
-_OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|former|earlier|one-off|before)\b|"
+_OLD_AND_NEW = re.compile(r"\b(?:now|new|current|today)\b.*\b(?:old|previous|former|earlier|one-off|before)\b|\bbefore\b.*\bafter\b|"
                           r"\b(?:old|previous|former|earlier)\b.*\b(?:new|now|current)\b", re.I)
+#: "roughly what % saving", "a ballpark percentage": a percentage asked for in whole points.
+_ROUGHLY = re.compile(r"\b(?:roughly|approximately|approx|ballpark|round(?:ed)? to (?:a |the nearest )?(?:whole|percent))\b",
+                      re.I)
 #: The question grammar's own words: no passage need contain them, so they are never "unknown" names.
 _GRAMMAR_TERMS = frozenset(stem(w) for w in CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS | MOVE_WORDS)
 #: A records tool's reply that lists nothing: "No orders matching ...", "[]", "0 results".
@@ -1191,6 +1194,7 @@ class Policy:
         if own is not self:  # worked out with that measure's own operation
             return own._calculation_line(call, measured)
         decimals = 1 if self.q.percent or self.q.operation == "share" else 2
+        decimals = 0 if decimals == 1 and _ROUGHLY.search(self.q.text) else decimals  # "roughly what % is that?"
         if self.q.operation == "average" and quantities:  # an average of "$15.9M"s is "$14.8M", not "$14.77M"
             decimals = max(1, *(len(x.plain.partition(".")[2]) for x in quantities.values()))
         result = _grouped(_rounded(calculation_result(call.result or ""), decimals))
