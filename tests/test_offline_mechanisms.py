@@ -2922,3 +2922,15 @@ def test_before_vs_after_is_the_change_one_sentence_states_and_roughly_asks_for_
         "[crates.md] Crate trial\nThe new crates cut the average load from 38 kg to about 6 kg."))
     assert any(args.get("expression") == "(6 - 38) / 38 * 100" for _, args, _ in observed)
     assert "a change of -84% " in decision.content
+
+
+def test_a_public_search_for_why_a_record_is_late_leaves_out_the_customer_the_records_list_by_account():
+    question = "What is the status of parcel P-881, and what is the probable cause of any delay?"
+    listing = ("1 parcel matching parcel 'P-881':\n- P-881 · Dunmore School (C-17) · sent 2024-01-30\n"
+               "  carried by Swiftline Couriers: delayed, promised for 2024-02-01")
+    tools = [ORDERS, SEARCH, WEB]
+    first = decide(conversation(question, []), tools).tool_calls
+    observed = [(*call, listing if call[0] == "parcel_status" else "[x.md] X\nNothing.") for call in first]
+    later = decide(conversation(question, observed), tools).tool_calls
+    assert ("web_lookup", {"query": "Swiftline Couriers delay"}) in later
+    assert ("find_docs", {"query": "Dunmore School Swiftline Couriers delay"}) in later

@@ -891,9 +891,13 @@ class Policy:
                  and not re.search(r"\d", m[0]) and not find_periods(m[0])]
         states = [w for w in ("delay", "cancel", "return") if any(w in line.lower() for line in lines)]  # "delayed"
         # what happened to the records (else the question's words) is what a notice about them says
-        query = " ".join([*dict.fromkeys(names), *(states or key_phrase(self.q.subject).split()[:4])])
-        return [(tool, text_arguments(tool, query)) for tool in (self.tools.get("search"), self.tools.get("web"))
-                if tool and names]
+        happened = states or key_phrase(self.q.subject).split()[:4]
+        # a party the records list with its account id ("Oakridge Chemicals (C-1004)") is a customer: a public notice
+        # about the carrier's delay does not name it
+        private = {m[1] for line in lines for m in re.finditer(r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s+\([A-Z]{1,3}-\d+\)", line)}
+        searches = [(self.tools.get("search"), names), (self.tools.get("web"), [n for n in names if n not in private])]
+        return [(tool, text_arguments(tool, " ".join([*dict.fromkeys(named), *happened]))) for tool, named in searches
+                if tool and named]
 
     def _reformulated(self) -> list[tuple[Tool, dict[str, Any]]]:
         """One search again in other words when no search so far found anything to quote: the whole question's
