@@ -2934,3 +2934,15 @@ def test_a_public_search_for_why_a_record_is_late_leaves_out_the_customer_the_re
     later = decide(conversation(question, observed), tools).tool_calls
     assert ("web_lookup", {"query": "Swiftline Couriers delay"}) in later
     assert ("find_docs", {"query": "Dunmore School Swiftline Couriers delay"}) in later
+
+
+def test_two_asks_that_want_different_figures_are_each_answered_and_a_working_day_is_a_length_of_time():
+    from ragcourse.offline.answering import figure_asked
+
+    block = Block("library.md", "Library rules — Loans", "Members may borrow up to $100 of equipment per year. "
+                  "Anything above that amount must be returned within 5 working days, with the loan slip.")
+    question = "What's the most a member can borrow in a year, and how long do they have to return anything over that?"
+    assert figure_asked(question) == ""
+    assert len(select(question, sentences_of([block]))) == 2
+    assert figure_asked("How long do they have to return it?") == "duration"
+    assert select("How long do they have to return it?", sentences_of([block]))[0].sentence.text.startswith("Anything")

@@ -451,7 +451,8 @@ def _named_in(name: str, known: set[str]) -> bool:
 #: "How long can the gateway keep data?": answered by a length of time, and a number with a unit of time states one.
 _ASKS_DURATION = re.compile(r"\bhow long\b", re.I)
 _DURATION = re.compile(r"\b(?:\d[\d,.]*(?:\s*(?:-|to|–)\s*\d[\d,.]*)?|an?|one|two|three|four|five|six|seven|eight|"
-                       r"nine|ten|eleven|twelve|eighteen|twenty|thirty)[\s-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
+                       r"nine|ten|eleven|twelve|eighteen|twenty|thirty)[\s-]*(?:(?:working|business|calendar|full|clear|"
+                       r"consecutive)\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
                        r"years?)\b", re.I)
 
 
@@ -476,10 +477,19 @@ _REQUESTED = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:verify|confirm|state|gi
                         r"the\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
+#: Where a second ask begins: "..., and how long ...?", "...? How much ...?".
+_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:how|what|which|who|when|where|why)\b)", re.I)
+
+
 def figure_asked(question: str) -> str:
     """The figure a question's answer must state: "money" ("what does X pay?", "what was revenue in 2019?",
     "2024 revenue - how much?", "Lumora's total revenue for 2021."), "number" ("how many ...?"), "duration" ("how
-    long ...?") or ""."""
+    long ...?") or "". A question of several asks that want different figures ("what's the most ..., and how long
+    ...?") wants none of them of every sentence."""
+    asks = [a for a in _ASKS.split(question) if a.strip(" ?")]
+    if len(asks) > 1:
+        figures = {figure_asked(a) for a in asks}
+        return figures.pop() if len(figures) == 1 else ""
     measure = _WHAT_MEASURE.search(question) or _MEASURE_THEN_HOW_MUCH.search(question)
     # a request written as a sentence that only names a money measure (a search's words end in no full stop; a
     # question mark asks something else: "True or false: X gets 16 weeks on full pay? Give the figure.")
