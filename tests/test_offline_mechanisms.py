@@ -2167,6 +2167,8 @@ def test_a_change_from_one_amount_to_about_another_in_the_same_unit_is_a_change_
     assert from_to("The new crates cut the average load from 38 kg to about 6 kg.") == ("6", "38")
     assert from_to("Ferries grew from 12 to 15 over the decade.") == ("15", "12")
     assert from_to("The hull went from 3 m to 5 kg.") is None  # two units: no change of one thing
+    assert from_to("Inspectors visited from 11 to 22 November 2024.") is None  # days of a month: a span of dates
+    assert from_to("The fair ran from 3 to 9 Mar 2021.") is None
 
 
 def test_how_a_figure_will_be_used_and_how_it_should_sound_ask_nothing_and_a_trailing_source_is_a_source():

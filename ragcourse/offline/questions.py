@@ -711,7 +711,8 @@ def _measures(main: str) -> tuple[str, ...]:
 
 #: "from $5,150 to $5,459": a change stated as its two figures.
 FROM_TO = re.compile(rf"\bfrom\s+({NUMBER.pattern})(?:\s+([A-Za-z]{{1,3}}))?\s+to\s+(?:about\s+|around\s+|roughly\s+|some\s+)?"
-                     rf"({NUMBER.pattern})(?:\s+(?P<unit>[A-Za-z]{{1,3}})\b)?")  # "from 38 MB to about 6 MB": one unit
+                     rf"({NUMBER.pattern})(?![\d,.]*\d)(?!\s*(?i:{'|'.join(MONTHS)}|sept|{'|'.join(m[:3] for m in MONTHS)})\b)"
+                     r"(?:\s+(?P<unit>[A-Za-z]{1,3})\b)?")  # "from 38 MB to about 6 MB": one unit (not "from 11 to 22 Nov")
 
 
 def from_to(text: str) -> tuple[str, str] | None:
