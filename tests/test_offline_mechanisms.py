@@ -2948,3 +2948,16 @@ def test_two_asks_that_want_different_figures_are_each_answered_and_a_working_da
     assert len(select(question, sentences_of([block]))) == 2
     assert figure_asked("How long do they have to return it?") == "duration"
     assert select("How long do they have to return it?", sentences_of([block]))[0].sentence.text.startswith("Anything")
+
+
+def test_another_measure_asked_in_each_of_the_same_sides_and_a_name_known_by_its_initials():
+    question = ("Board prep, fares slide: the day-ticket price in the Harwick CSA vs the Tarn agreement, plus the "
+                "cabin fee in each; need the deltas.")
+    asked = analyse(question)
+    assert asked.sides == ("Harwick CSA", "Tarn agreement") and asked.measured == ("day-ticket price", "cabin fee")
+    passages = {"Harwick": "[harwick.md] Charter Service Agreement — Harwick Ferries\nThe day-ticket price is $40. "
+                           "The cabin fee is $25 per night.",
+                "Tarn": "[tarn.md] Tarn Ferries agreement\nThe day-ticket price is $44. The cabin fee is $30 per night."}
+    observed, decision = _run_with_calculator(question, lambda query: next(
+        (text for name, text in passages.items() if name in query), "No passage found."))
+    assert "a difference of $4" in decision.content and "a difference of $5" in decision.content

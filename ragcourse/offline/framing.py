@@ -28,6 +28,8 @@ PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                       # what the answer is for
                       r"(?:(?:quick|short|small) (?:one|q|question) )?"
                       r"(?:for (?:the|my|our|a|an|this|next|[a-z][\w-]*['’]s)|(?:i )?need (?:the|a|an))\s[\w\s/-]{1,40}$|"
+                      # "QBR prep, pricing slide: ...": the piece of work the answer goes into
+                      r"(?:[\w&-]+\s+){0,2}(?:prep|slide|deck)(?:,\s*(?:[\w&-]+\s+){0,2}(?:prep|slide|deck))?$|"
                       # "Pulling the yoy compare for the IR pack: ...", "Working on the 2025 plan: ...": what the
                       # asker is doing when the question comes up
                       rf"{DOING}[^:]{{0,60}}$|"
@@ -137,9 +139,11 @@ def buried_ask(question: str) -> str:
     return f"{question[:start.start()].rstrip(' ,-–—')}. {asked[:1].upper()}{asked[1:]}"
 
 
-#: "... vs 2024. One decimal is fine.": how exact the answer may be, said last, asks nothing.
+#: "... vs 2024. One decimal is fine.": how exact the answer may be, said last, asks nothing; nor does "...; need the
+#: deltas." say more than the comparison before it.
 _GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,4}?(?:is|are|would be|will do)\s+(?:fine|ok(?:ay)?|enough|"
-                          r"good enough|plenty)\b[^?]*$", re.I)
+                          r"good enough|plenty)\b[^?]*$|[;,]\s*(?:i\s+|we\s+)?need\s+(?:the\s+)?(?:deltas?|differences?|"
+                          r"gaps?)\s*[.!]?\s*$", re.I)
 #: "1) ..., 2) ..., 3) ...": a request's numbered points.
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:,;.?]))\(?([1-9])[).]\s+")
 

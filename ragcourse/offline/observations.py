@@ -177,6 +177,15 @@ def _in_unit(side: str, subject: str, blocks: list[Block], unlike: frozenset[str
     return _by_meaning(side, subject, blocks, unit=unit)
 
 
+def _title_initials(blocks: list[Block]) -> dict[str, set[str]]:
+    """Per passage, the initials of each name its title spells out: "Master Supply Agreement" is known as "MSA"."""
+    found: dict[str, set[str]] = {}
+    for block in blocks:
+        runs = re.findall(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+", block.title)
+        found.setdefault(block.label, set()).update(t for run in runs for t in terms("".join(w[0] for w in run.split())))
+    return found
+
+
 def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str],
               unit: str = "") -> tuple[bool, float, Quantity] | None:
     """The best quantity of a sentence that shares the measure's words, whether it settles the side (it gives
@@ -195,9 +204,10 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     limits = limit_words(subject_terms)  # "cap" is met by "a maximum of"
     annual = bool(_ANNUAL.search(subject))
     best: tuple[tuple[float, ...], Quantity] | None = None
+    short = _title_initials(blocks)
     for sentence in sentences_of(blocks):
         hits = subject_terms & (sentence.terms | (limits if limits & sentence.terms else set()))
-        known = sentence.terms | sentence.title_terms | hits
+        known = sentence.terms | sentence.title_terms | hits | short.get(sentence.label, set())
         # a sentence that names another side's period gives none of this side's, unless it names this side's period
         # itself ("Bookings in December were $13.8M, down from November"): then each number keeps its own period
         other_side = unlike & sentence.anchors and not (side_periods and side_anchors <= anchors(sentence.text))

@@ -611,9 +611,10 @@ def _versus(clause: str) -> list[str]:
     b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]
     one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement", "the penalty under A
     # vs under B": A and B are compared
-    held = re.search(r"\s(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", a) if one else None
-    if held:
-        a, b = held[1], one[1]
+    held = re.search(r"\s(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", a) if one else re.search(
+        r"\s(?:in|under)\s+(?:the\s+|our\s+)?((?-i:[A-Z])[^,]*)$", a, re.I)  # "the price in the Harwick CSA vs the Tarn
+    if held and (one or not find_periods(held[1])):  # agreement": the price is measured, the agreements compared
+        a, b = held[1], one[1] if one else b
     if bool(_NOW_WORD.search(a)) != bool(_NOW_WORD.search(b)):  # "the cap now vs what it was under the 2023 rules"
         dated = find_periods(b if _NOW_WORD.search(a) else a)
         if len(dated) == 1:
@@ -681,7 +682,8 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     measures = tuple(f"{found[0][0].split()[0]} {measure}" if i and measure in _BARE_MEASURES else measure
                      for i, (measure, _, _) in enumerate(found))
     operations = tuple(operation for _, operation, _ in found)
-    parallel = all(_ASKING.search(ask) for _, _, ask in found)  # "what is X, and what is Y", "and the Y - how much?"
+    parallel = all(_ASKING.search(ask) for _, _, ask in found) or any(  # "what is X, and what is Y", "and the Y - how
+        _OF_EACH.search(ask) for _, _, ask in found[1:])  # much?", "X in A vs B, and the Y in each"
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
@@ -1024,6 +1026,11 @@ _FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-
                       re.I)
 
 
+#: "... in each", "for both of them": the same asked of every side.
+_OF_EACH = re.compile(r"\b(?:in|for|of|under|at)\s+(?:each|both)\b", re.I)
+#: "the price in A vs B, plus the fee in each": another measure asked of the same sides.
+_IN_EACH = re.compile(r",?\s+(?:and|plus|as well as|also)\s+((?:the|their|its)\s+[^,;?]+?\s+(?:in|for|of|under|at)\s+"
+                      r"(?:each|both)(?:\s+of\s+them)?)\b", re.I)
 #: "Cedar Valley contract - liability cap + carve-outs?": items joined by "+" after a scene are asked each.
 _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
 
@@ -1048,6 +1055,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = plainly_asked(OPENER.sub("", text) or text)
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
+    text = _IN_EACH.sub(r", and what is \1", text)  # "the price in A vs B, plus the fee in each": a second ask
     text = listed_asks(without_remarks(buried_ask(text)))  # "1) ..., 2) ...": asks set apart
     premise = PREMISE.match(text)  # "Given that X, what ...?" states X, then asks
     if premise:
