@@ -2961,3 +2961,8 @@ def test_another_measure_asked_in_each_of_the_same_sides_and_a_name_known_by_its
     observed, decision = _run_with_calculator(question, lambda query: next(
         (text for name, text in passages.items() if name in query), "No passage found."))
     assert "a difference of $4" in decision.content and "a difference of $5" in decision.content
+
+
+def test_what_not_to_do_asks_what_the_same_source_forbids():
+    asked = analyse("What does the boiler manual say to check first when it shows B-12 - and what not to do?")
+    assert asked.parts[-1].endswith("must not") and "boiler manual" in asked.parts[-1]

@@ -889,11 +889,17 @@ def _with_years(clause: str, periods: list[Period]) -> str:
                   if MONTHS.index(m[1].lower()) + 1 in months else m[0], clause)
 
 
+#: "and what not to do?", "what to avoid": a clause that asks what is forbidden, of the thing the clause before asks about.
+_NOT_TO_DO = re.compile(r"\bnot\s+to\s+do\b|\bto\s+avoid\b|\b(?:must|should)(?:n['’]t|\s+not)\s+(?:i\s+|we\s+|they\s+)?do\b", re.I)
+
+
 def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
     """A specific search per clause that asks for something of its own (not just "which changed more")."""
-    parts = []
+    parts: list[str] = []
     for clause in clauses:
         if not key_phrase(clause, CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | AGGREGATE_WORDS):
+            if parts and _NOT_TO_DO.search(clause):  # "what to check first - and what not to do?": what the same
+                parts.append(f"{parts[-1]} must not")  # source forbids
             continue
         parts.append(key_phrase(_with_years(clause, periods), frozenset({"compare", "why", "explain"})))
     return list(dict.fromkeys(p for p in parts if p))
