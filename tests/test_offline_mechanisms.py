@@ -2966,3 +2966,14 @@ def test_another_measure_asked_in_each_of_the_same_sides_and_a_name_known_by_its
 def test_what_not_to_do_asks_what_the_same_source_forbids():
     asked = analyse("What does the boiler manual say to check first when it shows B-12 - and what not to do?")
     assert asked.parts[-1].endswith("must not") and "boiler manual" in asked.parts[-1]
+
+
+def test_their_after_a_yes_or_no_check_is_the_thing_it_checks_and_a_ballpark_wish_asks_nothing():
+    question = ("so harwick has 12 ferries in their charter right? if every one is on the radio plan what does that "
+                "come to per year at their charter rate, just want a ballpark for my budget")
+    asked = analyse(question)
+    assert not asked.referring and all(part.startswith("harwick") for part in asked.parts)
+    assert not re.search(r"ballpark|budget", " ".join(asked.searches()))
+    passage = "[harwick.md] Charter — Harwick Ferries\nHarwick charters 12 ferries. The radio plan costs $300 per ferry per year."
+    observed, decision = _run_with_calculator(question, lambda query: passage)
+    assert ("compute", {"expression": "12 * 300"}, "12 * 300 = 3600") in observed

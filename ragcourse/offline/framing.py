@@ -93,7 +93,8 @@ _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:
                      r"state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,2}(?:wants?|needs?|is|"
                      r"are|was|were|has|have|had|says?|said|asked|mentioned|thinks?|plans?)\b[^?]*$", re.I)
 #: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
-_PURPOSE = re.compile(r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
+_PURPOSE = re.compile(r",\s+(?:i\s+)?(?:just|only)\s+(?:want|need)\s+(?:a|an|the|it|this|that)\b[^?,;:]*[.?!]?\s*$|"
+                      r",\s+(?:as\s+|because\s+|since\s+)?(?:i|we)\s+(?:need|want|have|must|would like|'d like|am trying|"
                       r"are trying|'m trying|'re trying)\s+to\s+(?!know\b|understand\b|find out\b|check\b|confirm\b|see\b|learn\b)"
                       r"(?![^?]*\b(?:what|which|who|when|where|why|how|whether)\b)[^?,;:]*[.?!]?\s*$", re.I)
 #: "a punchy figure I can use in a product blurb": how the answer will be used and how it should sound ask nothing.

@@ -1027,6 +1027,9 @@ def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
             for p in _parts([clause], periods)]
 
 
+#: "brightwater has 240 gateways in their contract?": a statement checked, and the thing it is about.
+_CHECKED_SUBJECT = re.compile(r"^\s*((?:[\w&-]+\s+){0,2}?[\w&-]+)\s+(?:has|have|is|are|was|were|gets?|got|pays?|paid|"
+                              r"owns?|runs?|buys?|bought)\b", re.I)
 #: "operating margin (operating income / revenue)": a rate the question defines as one measure over another.
 _FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-z][a-z -]{1,40}?)\s*/\s*([a-z][a-z -]{1,40}?)\s*\)",
                       re.I)
@@ -1183,6 +1186,11 @@ def analyse(question: str, today: date | None = None) -> Question:
     if topic:  # "X tender: by when are bids due, and how is price weighted?": each part is about X
         parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
     referring = () if one_question else tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
+    checked = _CHECKED_SUBJECT.match(clauses[0]) if referring and not _ASKING.search(clauses[0]) else None
+    if checked:  # "brightwater has 240 gateways, right? what does that come to at their rate?": a yes-or-no check
+        # answers no name; "their" is the one it names
+        named = {p: f"{checked[1]} {p}" for p in referring}
+        parts, referring = tuple(named.get(p, p) for p in parts), ()
     if context and not sides and any(_points_back(c, context) for c in clauses) and not find_periods(text) \
             and not _STATEMENT_NAMES.search(context) and not codes:  # (a code names the thing: "the K-9 ... it")  # "One customer pushed its order to 2025. What payment terms
         # does their contract have?", "... showed one error code. What does the manual say about that code?"
