@@ -2977,3 +2977,13 @@ def test_their_after_a_yes_or_no_check_is_the_thing_it_checks_and_a_ballpark_wis
     passage = "[harwick.md] Charter — Harwick Ferries\nHarwick charters 12 ferries. The radio plan costs $300 per ferry per year."
     observed, decision = _run_with_calculator(question, lambda query: passage)
     assert ("compute", {"expression": "12 * 300"}, "12 * 300 = 3600") in observed
+
+
+def test_a_ticket_number_and_a_quoted_report_do_not_dilute_what_the_question_asks():
+    blocks = [Block("kiln-manual.md", "GK-2 glaze kiln manual — Error codes",
+                    "K-41: thermocouple drift exceeded — recalibrate the thermocouple; replace the probe if the drift "
+                    "returns. K-47: door switch open — close the door and restart the cycle."),
+              Block("kiln-guide.md", "GK-2 glaze kiln — Overview", "The GK-2 is an electric kiln for stoneware glazes.")]
+    text = answer('ticket #5531 - "GK-2 in the glaze room shows K-41 again after last week\'s service." What does the '
+                  "code mean and what's the fix?", blocks)
+    assert text.startswith("K-41: thermocouple drift exceeded")

@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from .framing import without_remarks, without_scene
+from .framing import unframed, without_remarks, without_scene
 from .lexicon import dimension, expected_unit, similarity, spell_out
 from .meaning import embed
 from .messages import Block
@@ -706,7 +706,7 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     """
     sentences = sentences_of(blocks)
     q = analyse(question)
-    chosen = select(without_remarks(question), sentences) or _without_the_scene(question, q.text, sentences)
+    chosen = select(without_remarks(unframed(question)), sentences) or _without_the_scene(question, q.text, sentences)
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
     demands += list(q.parts) if chosen and len(q.parts) > 1 and not q.comparison else []  # "how many days, and until
     # when?": each part its best sentence, once the whole question is answered at all

@@ -149,6 +149,13 @@ _GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,4}?(?:is|are|would be
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:,;.?]))\(?([1-9])[).]\s+")
 
 
+def unframed(question: str) -> str:
+    """The question without the words that open a message ("ok so", "ticket #4471:"), a customer's quoted report
+    before it unquoted ('"The kiln shows K-41." What does the code mean?')."""
+    text = OPENER.sub("", question) or question
+    return re.sub(r"^[\"“]([^\"”]+?[.!?])[\"”]\s+(?=\S)", r"\1 ", text)
+
+
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4."""
@@ -180,7 +187,7 @@ def without_scene(question: str, asked: str) -> str:
 
 #: "The leadership approved the X design in October. What stages does the final design specify?": a statement
 #: that sets the scene, then the question.
-STATEMENT = re.compile(r"^(.+[.!][\"”]?)\s+([A-Za-z][^.!?]*\??)$")
+STATEMENT = re.compile(r"^(.+[.!])\s+([A-Za-z][^.!?]*\??)$")
 #: "ok so ...", "well, ...": words that open a chat message, not the question; "Item 4 - ...", "#2:": its number in
 #: a checklist.
 OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right|(?:quick|short|small) (?:one|q|question))\b[,!]?\s+)+|^(?:item|point|no\.|#)\s*\d{1,3}\s*(?:[-–—:.)]\s+)|"

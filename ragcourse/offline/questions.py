@@ -52,7 +52,6 @@ from .framing import (
     FOR_USE,
     FOR_WHOM,
     LEAD,
-    OPENER,
     PASSED_ON,
     PREAMBLE,
     PREMISE,
@@ -64,6 +63,7 @@ from .framing import (
     buried_ask,
     listed_asks,
     plainly_asked,
+    unframed,
     without_remarks,
 )
 from .lexicon import closest, correct, dimension, one_word_per_measure, same_measure
@@ -1061,7 +1061,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
-    text = plainly_asked(OPENER.sub("", text) or text)
+    text = plainly_asked(unframed(text))
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
     text = _IN_EACH.sub(r", and what is \1", text)  # "the price in A vs B, plus the fee in each": a second ask
@@ -1104,7 +1104,7 @@ def analyse(question: str, today: date | None = None) -> Question:
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
         one_question = True
-    context = statement[1].strip("\"“”") if statement else ""  # (a customer's words quoted: the scene)
+    context = statement[1] if statement else ""
     text = statement[2] if statement else text
     source = source or SOURCE.match(text)  # "Brightwater is unhappy. Going by the contract, what ...?"
     if source and text.startswith(source[0]):
