@@ -2845,6 +2845,8 @@ def test_a_ticket_number_before_the_question_is_no_search_word_and_a_quoted_repo
 
 
 def test_a_reported_question_is_asked_and_the_scene_of_who_asks_still_names_the_thing():
+    assert "asks" in analyse("The potter asks how the rules changed - what is the firing fee now?").text  # (one
+    # clause is reported: the question after the dash is the asker's)
     asked = analyse("A potter firing the new K-9 kiln outdoors asks what glaze temperature range it is rated for.")
     assert asked.text.startswith("What glaze temperature range")
     assert any("K-9" in search and "glaze temperature" in search for search in asked.searches())
@@ -2902,6 +2904,8 @@ def test_numbered_points_are_asks_of_their_own_each_with_its_measure_and_operati
     assert asked.measures == ("hall rent", "attendance rate", "roof fund")
     assert asked.operations == ("difference", "percentage-point change", "difference")
     assert not re.search(r"decimal|fine|newsletter", " ".join(asked.searches()))
+    assert "thousand" not in analyse("Kiln counts: 1) how many pots did we fire in 2021? 2) and in 2022? Rounded to "
+                                     "the nearest thousand is fine.").text
 
 
 def test_a_figure_just_before_the_measure_is_the_measures_and_keeps_its_written_decimals():

@@ -142,7 +142,7 @@ def buried_ask(question: str) -> str:
 
 #: "... vs 2024. One decimal is fine.": how exact the answer may be, said last, asks nothing; nor does "...; need the
 #: deltas." say more than the comparison before it.
-_GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,4}?(?:is|are|would be|will do)\s+(?:fine|ok(?:ay)?|enough|"
+_GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,6}?(?:is|are|would be|will do)\s+(?:fine|ok(?:ay)?|enough|"
                           r"good enough|plenty)\b[^?]*$|[;,]\s*(?:i\s+|we\s+)?need\s+(?:the\s+)?(?:deltas?|differences?|"
                           r"gaps?)\s*[.!]?\s*$", re.I)
 #: "1) ..., 2) ..., 3) ...": a request's numbered points.
@@ -196,7 +196,7 @@ OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right|(?:quick|short
                     re.I)
 #: "The customer mounting the unit outside asks what rating it needs": who asks, then their question.
 _REPORTED = re.compile(r"^([^.?!:]{3,80}?)\s+(?:asks|asked|wonders|wondered|wants to know)\s+(?:me\s+|us\s+)?"
-                       r"((?:what|which|how|when|where|why|who)\b[^?]*?)[.?]?$", re.I)
+                       r"((?:what|which|how|when|where|why|who)\b(?:(?!\s[-–—]\s)[^?.!])*)[.?]?$", re.I)  # (one clause)
 #: "It is requested that X be confirmed": the formal request of a report, each thing to be stated an ask.
 _REQUESTED = re.compile(r"^(?:it is (?:requested|asked)|(?:we|i) (?:request|ask)|kindly (?:ensure|arrange)) that\s+", re.I)
 _TO_BE_STATED = re.compile(r"\s+be\s+(?:stated|confirmed|indicated|provided|given|set out|specified|reported|advised|"
