@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .answering import Sentence, cite, select, sentences_of
 from .lexicon import expected_unit, limit_words, same_measure, similarity
@@ -181,9 +182,15 @@ def _title_initials(blocks: list[Block]) -> dict[str, set[str]]:
     """Per passage, the initials of each name its title spells out: "Master Supply Agreement" is known as "MSA"."""
     found: dict[str, set[str]] = {}
     for block in blocks:
-        runs = re.findall(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+", block.title)
-        found.setdefault(block.label, set()).update(t for run in runs for t in terms("".join(w[0] for w in run.split())))
+        found.setdefault(block.label, set()).update(_initials(block.title))
     return found
+
+
+@lru_cache(maxsize=4096)
+def _initials(title: str) -> frozenset[str]:
+    """The initials of each run of capitalised words in a title, worked out once per title."""
+    runs = re.findall(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+", title)
+    return frozenset(t for run in runs for t in terms("".join(w[0] for w in run.split())))
 
 
 def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[str],

@@ -1036,10 +1036,11 @@ _FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-
 
 
 #: "... in each", "for both of them": the same asked of every side.
-_OF_EACH = re.compile(r"\b(?:in|for|of|under|at)\s+(?:each|both)\b", re.I)
+_EACH = r"\b(?:in|for|of|under|at)\s+(?:each|both)\b"
+_OF_EACH = re.compile(_EACH, re.I)
 #: "the price in A vs B, plus the fee in each": another measure asked of the same sides.
-_IN_EACH = re.compile(r",?\s+(?:and|plus|as well as|also)\s+((?:the|their|its)\s+[^,;?]+?\s+(?:in|for|of|under|at)\s+"
-                      r"(?:each|both)(?:\s+of\s+them)?)\b", re.I)
+_IN_EACH = re.compile(rf",?\s+(?:and|plus|as well as|also)\s+((?:the|their|its)\s+[^,;?]+?\s+{_EACH}"
+                      r"(?:\s+of\s+them)?)\b", re.I)
 #: "Cedar Valley contract - liability cap + carve-outs?": items joined by "+" after a scene are asked each.
 _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
 
