@@ -1851,6 +1851,21 @@ def test_a_lowercase_owner_of_the_orders_is_the_customer_and_arrived_yet_asks_th
     assert order_arguments(tool, "yesterday's shipments — any delayed?", date(2024, 2, 5)) == {"status": "delayed"}
 
 
+def test_a_buyer_and_a_product_code_written_without_capitals_still_fill_the_orders_tool():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = classify([{"type": "function", "function": {
+        "name": "parcel_log", "description": "List a courier's parcels by sender and item.",
+        "parameters": {"type": "object", "properties": {"client": {"type": "string"}, "item": {"type": "string"}}}}}])
+    tool = tool["orders"]
+    today = date(2024, 2, 5)
+    assert order_arguments(tool, "how many kx50 crates did tamsin tiles order", today) == {
+        "client": "tamsin tiles", "item": "KX50"}
+    assert order_arguments(tool, "any late parcels for bloom florists?", today) == {"client": "bloom florists"}
+    assert order_arguments(tool, "did we send anything to orlo cycles in january", today)["client"] == "orlo cycles"
+    assert order_arguments(tool, "how many parcels went out last week", today) == {}
+
+
 @pytest.mark.parametrize(("question", "sentence"), [
     ("Exact value of the flour the inspectors found spoilt at the Pier Street shop?",
      "The value involved was about $1,200 and has been written off."),
@@ -2991,3 +3006,40 @@ def test_a_ticket_number_and_a_quoted_report_do_not_dilute_what_the_question_ask
     text = answer('ticket #5531 - "GK-2 in the glaze room shows K-41 again after last week\'s service." What does the '
                   "code mean and what's the fix?", blocks)
     assert text.startswith("K-41: thermocouple drift exceeded")
+
+
+@pytest.mark.parametrize(("question", "reviewed"), [
+    ("Legal wants Nordby Freight logged in the contract register. Which clauses are red flags vs the checklist and "
+     "which are just amber?", "Nordby Freight contract"),
+    ("For the Tamsin Tiles framework agreement, can you tell me which clauses would be flagged red and which only "
+     "amber?", "Tamsin Tiles framework agreement"),
+    ("In the Orlo Cycles supply agreement, which clauses depart from our standard positions?",
+     "Orlo Cycles supply agreement"),
+])
+def test_an_agreement_held_against_a_standard_is_reviewed_aspect_by_aspect(question, reviewed):
+    q = analyse(question)
+    assert q.reviewed == reviewed
+    assert f"{reviewed} liability" in q.searches() and f"{reviewed} payment terms" in q.searches()
+
+
+def test_a_review_searches_the_aspects_it_names_in_its_own_words():
+    q = analyse("On the payment timing and the fixed unit price in the Harbor Lane Bakery contract, would the "
+                "checklist flag either of them?")
+    assert q.searches()[1:] == ["Harbor Lane Bakery contract payment terms", "Harbor Lane Bakery contract price"]
+
+
+def test_a_word_derived_from_the_asked_one_counts_as_the_same_word():
+    block = Block("lease.md", "Shop lease — Pier Street",
+                  "The rent is fixed for the whole term. The tenant pays invoices within 45 days of receipt. "
+                  "The landlord may end the lease on 90 days' notice.")
+    from ragcourse.offline.answering import score
+    from ragcourse.offline.text import related_forms
+
+    lexical = {s.sentence.text: s.lexical for s in score("payment terms", sentences_of([block]))}
+    assert lexical["The tenant pays invoices within 45 days of receipt."] == 0.5  # "pays" is "payment"'s root
+    assert "termin" not in related_forms("term") and "payment" in related_forms("pay")
+
+
+def test_common_business_short_forms_are_read_in_full():
+    assert "Net Promoter Score" in correct("what NPS did the bakery get in the spring poll?")
+    assert "liquidated damages" in correct("is the florist hinting at LDs for the late tulips?")

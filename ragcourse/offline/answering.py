@@ -54,6 +54,7 @@ from .text import (
     numbers,
     opens_with_period,
     quarters_of_months,
+    related_forms,
     resolve_previous,
     split_sentences,
     stem,
@@ -228,7 +229,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         # "a $4,000 claim" is met by a rule with a threshold in dollars ("up to $2,500"): the case is tested against it
         met = {t for unit, found in cases.items() if unit in _thresholds(sentence.text) for t in found}
         met |= {t for t, pattern in spelt.items() if pattern.search(sentence.text)}  # "CFO": "chief financial officer"
-        own = sum(w for t, w in weights.items() if t in sentence.terms or t in met)
+        own = sum(w for t, w in weights.items() if t in sentence.terms or t in met or related_forms(t) & sentence.terms)
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4

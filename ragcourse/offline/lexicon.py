@@ -56,7 +56,10 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "op": "operating", "temp": "temperature", "hrs": "hours", "mins": "minutes", "gm": "gross margin",
                  "rev": "revenue", "adj": "adjustment", "ref": "reference", "yoy": "year-on-year", "ytd": "year-to-date",
                  "cert": "certificate", "certs": "certificates", "config": "configuration", "spec": "specification",
-                 "specs": "specifications", "hq": "headquarters"}
+                 "specs": "specifications", "hq": "headquarters", "nps": "Net Promoter Score",
+                 "csat": "customer satisfaction", "qoq": "quarter-on-quarter", "sla": "service level agreement",
+                 "lds": "liquidated damages", "wfh": "work from home", "pto": "paid time off", "infra": "infrastructure",
+                 "hw": "hardware", "sw": "software", "mtg": "meeting", "msa": "master agreement"}
 
 
 #: Short forms that also name a version or a reference when a label follows: "rev B", "spec 2.1", "ref ORD-881".

@@ -65,6 +65,7 @@ from .observations import (
 )
 from .questions import (
     AGGREGATE_WORDS,
+    AGREEMENT_WORD,
     CUE_WORDS,
     DECREASE_WORDS,
     INCREASE_WORDS,
@@ -1138,9 +1139,14 @@ class Policy:
         return figure_asked(clause) if clause else ""
 
     def _named_part(self, call: Call) -> tuple[str, str]:
-        """(name, part) when ``call`` searched a referring part with the name an earlier answer gave."""
-        name = self.referent if self.q.referring else ""
-        return name, next((p for p in self.q.referring if name and call.text == f"{name} {p}"), "")
+        """(name, part) when ``call`` searched a referring part with the name an earlier answer gave, or one aspect of
+        a reviewed agreement ("Sable Rail contract payment terms": the aspect, in the passages naming Sable Rail)."""
+        q = self.q
+        if q.reviewed and call.text.startswith(f"{q.reviewed} ") and call.text != q.query:
+            party = " ".join(w for w in q.reviewed.split() if not re.fullmatch(AGREEMENT_WORD, w, re.I))
+            return party, call.text[len(q.reviewed):].strip() if party else ""
+        name = self.referent if q.referring else ""
+        return name, next((p for p in q.referring if name and call.text == f"{name} {p}"), "")
 
     def _quote(self, call: Call, limit: int, exclude: Collection[str] = ()) -> list[Sentence]:
         """The sentences a search's result gives for its query. A part searched with the name an earlier answer

@@ -152,8 +152,24 @@ def asks_orders(clauses: list[str]) -> bool:
 
 
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
+#: An agreement held against a standard: "flagged red or amber", "departs from our standard positions", "non-standard",
+#: "against the checklist" (a review only when an agreement is what is held against it).
+_AGAINST_STANDARD = re.compile(r"\b(?:flag(?:ged|s)?|amber|non-?standard|depart\w*\s+from|deviat\w*\s+from|standard "
+                               r"positions?|(?:against|vs\.?|versus|under|per|by)\s+(?:the\s+|our\s+|legal['’]?s?\s+)*"
+                               r"(?:\w+\s+)?(?:checklist|playbook|standards?))\b", re.I)
+#: The words that call a document an agreement.
+AGREEMENT_WORD = r"(?:contract|agreement|msa|framework|deal|charter|lease|terms and conditions)"
+#: The agreement a review is about: "the Sable Rail contract", "Oakridge's framework agreement", "the agreement with
+#: Nordby Freight".
+_REVIEWED_AGREEMENT = re.compile(
+    rf"((?:(?-i:[A-Z])[\w&.-]*\s+){{1,4}}(?:\w+\s+){{0,2}}?{AGREEMENT_WORD}s?(?:\s+{AGREEMENT_WORD})?)\b(?!\s+(?:review|register|checklist))|\b({AGREEMENT_WORD}s?\s+(?:with|for)\s+"
+    rf"(?:(?-i:[A-Z])[\w&.-]*\s*){{1,4}})", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
+#: Other words for each aspect, so an aspect the question names in its own words is the one searched.
+_ASPECT_WORDS = {"liability": "liability liable indemnity", "renewal": "renewal renew renews auto-renews",
+                 "termination": "termination terminate exit cancel", "penalties": "penalty penalties late delivery ld lds",
+                 "payment terms": "payment pay pays invoice", "price": "price prices pricing indexation"}
 _REVIEW_FILLER = word_set("clause clauses contain contains containing any anything anywhere us there unfavourable unfavorable red flag "
                           "flags one-sided disadvantageous risky problematic")
 _AMOUNT = re.compile(r"\bby how (?:much|many)\b|\bhow (?:much|many)(?: \w+)? (?:did|does|was|were|is)\b.*\b(?:go up|go down|"
@@ -363,7 +379,7 @@ class Question:
         if self.bridge:
             return [self.bridge[1]]
         if self.reviewed:  # each clause the review names ("the renewal clause"), else every usual one
-            named = [a for a in REVIEW_ASPECTS if set(terms(a)) <= set(terms(self.text))] or REVIEW_ASPECTS
+            named = [a for a, cues in _ASPECT_WORDS.items() if set(terms(cues)) & set(terms(self.text))] or REVIEW_ASPECTS
             return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect}".split()))
                                                      for aspect in named)]))
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
@@ -1045,9 +1061,16 @@ _IN_EACH = re.compile(rf",?\s+(?:and|plus|as well as|also)\s+((?:the|their|its)\
 _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
 
 
-def _reviewed(text: str) -> str:
-    """What a review question asks to check: the thing named before its colon or dash ("the A charter's renewal
-    clause - ... a red flag?"), unless that only frames the request ("Quick check - ..."), else the whole question."""
+def _reviewed(text: str, question: str) -> str:
+    """What a review question asks to check: the agreement it names ("the Sable Rail contract", "Sable Rail logged in
+    the contract register"), else the thing named before its colon or dash ("the A charter's renewal clause - ... a
+    red flag?"), unless that only frames the request ("Quick check - ..."), else the whole question."""
+    agreement = _REVIEWED_AGREEMENT.search(question)
+    if agreement:
+        return agreement[0]
+    names = " ".join(context_names(s) for s in re.split(r"(?<=[.?!])\s+", question) if context_names(s))
+    if names and re.search(rf"\b{AGREEMENT_WORD}s?\b", question, re.I):
+        return f"{names} contract"
     lead = LEAD.match(text)
     if not lead:
         return text
@@ -1242,7 +1265,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text) or _PUBLISHED.search(question)),
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
-        reviewed=key_phrase(_reviewed(text), _REVIEW_FILLER) if _REVIEW.search(text) else "",
+        reviewed=key_phrase(_reviewed(text, question), _REVIEW_FILLER) if _REVIEW.search(text) or _AGAINST_STANDARD.search(text)
+        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b", text, re.I) else "",
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=monthly,
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(

@@ -243,6 +243,19 @@ def terms(text: str) -> list[str]:
     return list(_terms(text))
 
 
+#: Derivational endings a stem may carry beyond a related one: "pay" and "payment", "deliv" and "deliveri" (delivered,
+#: delivery), "renew" and "renewal". Only these, and only after three letters, so "term" is no "termin".
+_DERIVED = ("ment", "ments", "eri", "er", "or", "abl", "al", "ion", "ing", "iti", "i")
+
+
+@lru_cache(maxsize=16384)
+def related_forms(term: str) -> frozenset[str]:
+    """The stem and the stems of words derived from the same root by one ending of :data:`_DERIVED` (either way)."""
+    forms = {term, *(term + end for end in _DERIVED)}
+    forms |= {term[:-len(end)] for end in _DERIVED if term.endswith(end) and len(term) - len(end) >= 3}
+    return frozenset(forms)
+
+
 #: "Sep", "Dec": a month's short name is the month ("31 Dec 2024" answers "31 December 2024").
 _MONTH_NAMES = {m[:3]: m for m in MONTHS if m != "may"} | {"sept": "september"}
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from .dates import WEEKDAY, expand_spans, period_range, relative_range
 from .meaning import embed_remembered
-from .text import STOPWORDS, find_periods, stem
+from .text import STOPWORDS, find_periods, stem, word_set
 
 #: Kinds of work, each in a few plain phrasings (compared by meaning with a tool's description).
 WORK: dict[str, tuple[str, ...]] = {
@@ -206,7 +206,44 @@ def customer_name(question: str) -> str:
             opening = opening or ("" if stem(name.lower()) in lowered else name)  # orders": a word, not a name
     # "oakridge's latest order": whoever owns the orders, however it is written
     owner = _OWNER_OF_ORDERS.search(question)
-    return opening or (owner[1] if owner and owner[1].lower() not in STOPWORDS | _TIME_WORDS else "")
+    if opening or owner and owner[1].lower() not in STOPWORDS | _TIME_WORDS:
+        return opening or owner[1]
+    return _lowercase_customer(question)
+
+
+#: Words around the orders that never name who placed them ("all", "open", "units", "last").
+_NOT_A_NAME = word_set("""all open latest last recent newest next first pending delivered shipped cancelled delayed
+total value count number units unit orders order shipments shipment deliveries delivery purchases purchase placed
+amount status customer customers account accounts client clients our new big biggest largest""")
+_RECORDS = r"(?:orders?|shipments?|deliver(?:y|ies)|purchases?|parcels?|packages?|consignments?|invoices?)"
+#: "did sable rail order", "orders from nordhavn ports", "oakridge chemicals orders": the buyer written in lowercase, by
+#: its place around the verbs and nouns of ordering.
+_LOWERCASE_BUYER = (
+    re.compile(r"\b(?:did|has|have|had|does|do|will)\s+((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)\s+"
+               r"(?:order|buy|purchase|place|receive|get|book)\w*\b"),
+    re.compile(r"\b(?:ship|sen[dt]|deliver)\w*\s+(?:anything\s+|something\s+|much\s+)?to\s+(?:the\s+)?"
+               r"((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)"),
+    re.compile(rf"\b{_RECORDS}\s+(?:placed\s+|sent\s+)?(?:from|for|by|to)\s+"
+               r"(?:the\s+)?((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)"),
+    re.compile(r"\b(?:of|from|for|did|are|were|many|much|all|any)\s+(?:the\s+)?((?:[a-z][\w&-]*\s+){0,2}?[a-z][\w&-]*)"
+               rf"\s+{_RECORDS}\b"))
+
+
+def _lowercase_customer(question: str) -> str:
+    """The buyer of a question written without capitals, read from where it stands ("did sable rail order"), its
+    words trimmed of stopwords, times, codes and the vocabulary of ordering; "" when nothing is left."""
+    lowered = question.lower()
+    for pattern in _LOWERCASE_BUYER:
+        for m in pattern.finditer(lowered):
+            words = m[1].split()
+            while words and (words[0] in STOPWORDS | _TIME_WORDS | _NOT_A_NAME or re.search(r"\d", words[0])
+                             or find_periods(words[0])):
+                words = words[1:]
+            cut = next((i for i, w in enumerate(words) if w in STOPWORDS | _TIME_WORDS | _NOT_A_NAME
+                        or re.search(r"\d", w) or find_periods(w)), len(words))
+            if words[:cut]:
+                return " ".join(words[:cut])
+    return ""
 
 
 #: "today's orders", "last month's shipments": a time owns nothing.
@@ -219,7 +256,8 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     """Arguments for an orders tool, each filled from the question by what the parameter's name says."""
     span = (relative_range(question, today) if today else None) or period_range(question, today)
     # ("Q4 FY24": a fiscal year is a period, not a product code)
-    codes = [m[0] for m in re.finditer(r"\b[A-Z]{2,}-?\d+[A-Za-z]?\b", question) if not find_periods(expand_spans(m[0]))]
+    codes = [m[0] if m[0][:2].isupper() else m[0].upper() for m in re.finditer(  # ("px7": written without capitals)
+        r"\b(?:[A-Z]{2,}|[a-z]{2,3})-?\d+[A-Za-z]?\b", question) if not find_periods(expand_spans(m[0]))]
     args: dict[str, Any] = {}
     id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
     record_id = _record_id(tool.properties[id_key], question, codes) if id_key else ""
