@@ -3043,3 +3043,9 @@ def test_a_word_derived_from_the_asked_one_counts_as_the_same_word():
 def test_common_business_short_forms_are_read_in_full():
     assert "Net Promoter Score" in correct("what NPS did the bakery get in the spring poll?")
     assert "liquidated damages" in correct("is the florist hinting at LDs for the late tulips?")
+
+
+def test_where_the_figures_are_and_which_way_they_run_name_no_measure():
+    q = analyse("can u add up loaf sales for Q1 and for Q2 2023 from the monthly shop reports and tell me the % drop "
+                "from one quarter to the next", date(2024, 2, 5))
+    assert (q.subject, q.operation, q.measures) == ("loaf sales", "percent change", ())

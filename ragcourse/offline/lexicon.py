@@ -59,7 +59,7 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "specs": "specifications", "hq": "headquarters", "nps": "Net Promoter Score",
                  "csat": "customer satisfaction", "qoq": "quarter-on-quarter", "sla": "service level agreement",
                  "lds": "liquidated damages", "wfh": "work from home", "pto": "paid time off", "infra": "infrastructure",
-                 "hw": "hardware", "sw": "software", "mtg": "meeting", "msa": "master agreement"}
+                 "hw": "hardware", "sw": "software", "mtg": "meeting", "msa": "master agreement", "u": "you", "ur": "your"}
 
 
 #: Short forms that also name a version or a reference when a label follows: "rev B", "spec 2.1", "ref ORD-881".

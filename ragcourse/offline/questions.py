@@ -464,6 +464,7 @@ coming come came comes step steps big exceed exceeds exceeded surpass surpasses 
 
 
 def _subject(clause: str, sides: list[str]) -> str:
+    clause = _NOT_A_MEASURE.sub(" ", clause)
     kinds = [re.findall(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{re.escape(side)}\b", clause) for side in sides if _is_name(side)
              and not find_periods(side)]  # ("the cost of 2025 ... the cost of 2024": what a period has is measured)
     if len(kinds) >= 2 and all(kinds) and len({k[0] for k in kinds}) == 1:  # "the office of Rotterdam ... the office of
@@ -679,6 +680,12 @@ _SAME_FIGURE_FORM = re.compile(r"(?:as|in|by(?!\s+(?:how|what)))\b", re.I)
 _ASK_SPLIT = re.compile(r"\s*;\s*|,?\s+and\s+", re.I)
 
 
+#: Words of an ask that name where the figures are or which way they run, not a measure: "from the monthly sales
+#: reports", "from one quarter to the next".
+_NOT_A_MEASURE = re.compile(r"\bfrom (?:the |our )?(?:\w+ ){0,2}(?:reports?|minutes|documents?|data|figures|system)\b|"
+                            r"\bfrom one(?: \w+)? to the (?:next|other)\b", re.I)
+
+
 def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Measures asked one per clause over the same sides, and each one's own operation when they differ: "what was
     revenue growth in %, and how many points did the margin move?" asks a percent change of revenue and a point
@@ -688,8 +695,8 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     that?", "how far did one outpace the other?") or say how the same figure is written ("the drop in $M and as a
     fraction of March"), nor offer a choice of its own ("did line 4 or the plant improve more"). A clause that only
     names the sides ("A vs B") asks nothing."""
-    asks = [re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I) for a in _ASK_SPLIT.split(text.strip(" ?"))
-            if a and a.strip(" ,")]
+    asks = [_NOT_A_MEASURE.sub(" ", re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I))
+            for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
     # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
     found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
               _operation(ask, sides, False), ask) for ask in asks]
