@@ -276,6 +276,19 @@ def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: st
     return [h for h in hits if not stale(h)] + [h for h in hits if stale(h)]
 
 
+def firsts_left_out(lists: Sequence[Sequence[Hit]], pool: Sequence[Hit]) -> list[Hit]:
+    """Each retriever's first hit that fusion left out of the reranker's pool: a chunk that one query's keywords
+    (often the rewrite's) put first can lose the fused vote to chunks that every list half-likes, and only the
+    reranker, reading its sentences, can tell which answers."""
+    kept = {h.chunk.chunk_id for h in pool}
+    extra: list[Hit] = []
+    for hits in lists:
+        if hits and hits[0].chunk.chunk_id not in kept:
+            kept.add(hits[0].chunk.chunk_id)
+            extra.append(hits[0])
+    return extra
+
+
 def with_other_pages(hits: Sequence[Hit], ranked: Sequence[Hit]) -> list[Hit]:
     """``hits`` and, for each of them that repeats a page already among them, the next of ``ranked`` from a page not
     yet held: an answer that spans pages needs each of them, and a second passage of one page seldom adds the fact
@@ -336,7 +349,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     original question is always searched too, so a poor rewrite cannot lose what the
     question itself finds. Each query runs both retrievers (``candidates`` each), RRF
     fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
-    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
+    ``top_n``, with each list's first hit that fusion left out (:func:`firsts_left_out`), to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
     from a sibling of the document the query names, have been moved behind the rest
     (:func:`demote_other_periods`, :func:`demote_unnamed_siblings`; ``asked``, the question behind an agent's
     query, names the document when the query does not).
@@ -374,6 +387,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     if rerank and fused:
         with _timed(timings, "rerank"):
             pool = demote_unnamed_siblings(kb, query, demote_other_periods(query, fused), asked)[:top_n]
+            pool += firsts_left_out(lists, pool)
             reranked = (reranker or default_reranker()).rerank(query, pool)
         run.stages["rerank input"], run.stages["reranked"] = pool, reranked
         run.hits = reranked[:top_k]

@@ -16,6 +16,7 @@ from ragcourse.retrieval import (
     SearchRun,
     clean_query,
     demote_unnamed_siblings,
+    firsts_left_out,
     keyword_search,
     prefer_current,
     rrf,
@@ -283,3 +284,13 @@ def test_a_query_that_names_its_document_by_one_word_is_not_steered_by_the_quest
     hits = [Hit(c, 1.0) for c in sorted(kb.chunks.values(), key=lambda c: c.doc_id != "passenger")]
     asked = "Harbour Line Cargo or Passenger: which takes bookings later, and by how long?"
     assert demote_unnamed_siblings(kb, "passenger bookings until", hits, asked) == hits
+
+
+def test_each_retrievers_first_choice_reaches_the_reranker():
+    """A rewrite's keywords put the budget line first, but the fused vote favours chunks every list half-likes."""
+    lists = [[hit("plan:004", 9.0, "bm25:2", 1), hit("plan:001", 5.0, "bm25:2", 2)],
+             [hit("news:002", 0.8, "vector", 1), hit("plan:001", 0.7, "vector", 2)],
+             []]
+    pool = [hit("news:002", 0.05, "rrf", 1), hit("plan:001", 0.04, "rrf", 2)]
+    assert [h.chunk.chunk_id for h in firsts_left_out(lists, pool)] == ["plan:004"]
+    assert firsts_left_out(lists, [*pool, lists[0][0]]) == []
