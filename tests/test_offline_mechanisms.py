@@ -3049,3 +3049,9 @@ def test_where_the_figures_are_and_which_way_they_run_name_no_measure():
     q = analyse("can u add up loaf sales for Q1 and for Q2 2023 from the monthly shop reports and tell me the % drop "
                 "from one quarter to the next", date(2024, 2, 5))
     assert (q.subject, q.operation, q.measures) == ("loaf sales", "percent change", ())
+
+
+def test_an_agreement_named_in_a_statement_is_the_one_a_later_ask_reviews():
+    q = analyse("I know the Harbor Lane Bakery lease already has issues logged with legal. Separately, on the payment "
+                "timing, would the checklist flag it?")
+    assert q.reviewed == "Harbor Lane Bakery lease" and q.searches()[1:] == ["Harbor Lane Bakery lease payment terms"]

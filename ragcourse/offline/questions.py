@@ -1273,7 +1273,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(_reviewed(text, question), _REVIEW_FILLER) if _REVIEW.search(text) or _AGAINST_STANDARD.search(text)
-        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b", text, re.I) else "",
+        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b", question, re.I) else "",  # (named in a statement first)
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=monthly,
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
