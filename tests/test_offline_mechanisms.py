@@ -3055,3 +3055,10 @@ def test_an_agreement_named_in_a_statement_is_the_one_a_later_ask_reviews():
     q = analyse("I know the Harbor Lane Bakery lease already has issues logged with legal. Separately, on the payment "
                 "timing, would the checklist flag it?")
     assert q.reviewed == "Harbor Lane Bakery lease" and q.searches()[1:] == ["Harbor Lane Bakery lease payment terms"]
+
+
+def test_a_review_also_searches_what_else_the_question_asks_of_the_agreement():
+    q = analyse("Tamsin Tiles auto-renews I think. Does that renewal clause count as a red flag under Legal's "
+                "checklist? And how much notice would we need to give to get out at the end of the initial term?")
+    assert q.reviewed == "Tamsin Tiles contract"
+    assert q.searches()[1:] == ["Tamsin Tiles contract renewal", "Tamsin Tiles contract notice need end initial term"]

@@ -380,8 +380,10 @@ class Question:
             return [self.bridge[1]]
         if self.reviewed:  # each clause the review names ("the renewal clause"), else every usual one
             named = [a for a, cues in _ASPECT_WORDS.items() if set(terms(cues)) & set(terms(self.text))] or REVIEW_ASPECTS
+            asked = [p for p in self.parts[1:] if not _REVIEW.search(p) and not _AGAINST_STANDARD.search(p)]
             return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect}".split()))
-                                                     for aspect in named)]))
+                                                     for aspect in named),  # and what else it asks of the agreement
+                                       *(f"{self.reviewed} {part}" for part in asked)]))
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
@@ -1075,8 +1077,10 @@ def _reviewed(text: str, question: str) -> str:
     agreement = _REVIEWED_AGREEMENT.search(question)
     if agreement:
         return agreement[0]
-    names = " ".join(context_names(s) for s in re.split(r"(?<=[.?!])\s+", question) if context_names(s))
-    if names and re.search(rf"\b{AGREEMENT_WORD}s?\b", question, re.I):
+    standard = {m[1] for m in re.finditer(r"\b([A-Z][\w-]*)['’]s?\s+(?:\w+\s+)?(?:checklist|standards?|playbook)", question)}
+    names = " ".join(w for s in re.split(r"(?<=[.?!])\s+", question) for w in context_names(s).split()
+                     if w not in standard)  # ("Legal's checklist": whose standard it is, not the party)
+    if names and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b", question, re.I):
         return f"{names} contract"
     lead = LEAD.match(text)
     if not lead:
