@@ -3062,3 +3062,9 @@ def test_a_review_also_searches_what_else_the_question_asks_of_the_agreement():
                 "checklist? And how much notice would we need to give to get out at the end of the initial term?")
     assert q.reviewed == "Tamsin Tiles contract"
     assert q.searches()[1:] == ["Tamsin Tiles contract renewal", "Tamsin Tiles contract notice need end initial term"]
+
+
+def test_a_thing_named_again_with_the_takes_the_words_the_statement_gave_it():
+    q = analyse("I never read the new dough-handling rules properly, I just kept doing what I did before. Compared "
+                "with the old rules, how many more minutes may the dough rest?")
+    assert "dough-handling" in q.searches()[0]

@@ -1016,8 +1016,27 @@ def _with_context(clauses: list[str], periods: list[Period], context: str, today
     for clause in clauses:
         for part in _parts([clause], periods):
             parts.append(f"{scene} {part}" if _BACK_REFERENCE.search(clause) or _THAT_KIND.search(clause)
-                         else f"{part} {names}".strip())
+                         else " ".join([part, names, _modifiers_of_named(clause, context)]).strip())
     return list(dict.fromkeys(parts))
+
+
+_AGES = frozenset({"old", "new", "current", "previous", "same"})
+
+
+def _modifiers_of_named(clause: str, context: str) -> str:
+    """For "the old rules" in a question whose statement spoke of "the new work-from-home rules": the words the
+    statement put before the thing the question names again with "the" ("work-from-home"), which say which rules."""
+    added = []
+    for m in re.finditer(rf"\b(?:the|those|these|that|this)\s+(?:(?:{'|'.join(_AGES)})\s+)?([a-z]{{3,}})\b",
+                         clause, re.I):
+        head = m[1].lower()
+        if head in STOPWORDS:
+            continue
+        before = re.search(rf"((?:[\w-]+\s+){{1,2}}){re.escape(head)}\b", context, re.I)
+        if before:
+            added += [w for w in before[1].split() if w.lower() not in STOPWORDS | VERSION_WORDS | _AGES
+                      and not set(terms(w)) <= set(terms(clause))]
+    return " ".join(dict.fromkeys(added))
 
 
 #: What a "who" question's answer may be called later: "Who placed the order, and what does that customer pay?"
