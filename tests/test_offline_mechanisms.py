@@ -3068,3 +3068,9 @@ def test_a_thing_named_again_with_the_takes_the_words_the_statement_gave_it():
     q = analyse("I never read the new dough-handling rules properly, I just kept doing what I did before. Compared "
                 "with the old rules, how many more minutes may the dough rest?")
     assert "dough-handling" in q.searches()[0]
+
+
+def test_measures_listed_after_the_sides_set_apart_as_a_label_are_each_asked():
+    q = analyse("The bakery's 2022 price list vs the 2023 one: price of a sourdough loaf, and from what order size "
+                "is delivery free?")  # ("the 2023 one": the sides are two price lists, not a measure of theirs)
+    assert q.measures == ("price sourdough loaf", "order size delivery free")

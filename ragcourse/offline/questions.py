@@ -703,12 +703,17 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
               _operation(ask, sides, False), ask) for ask in asks]
     found = [f for f in found if f[0] or not _COMPARISON.search(f[2])]  # ("A vs B: what is ...": a label)
+    # "the 2023 policy vs the 2024 one: the X, and what Y?": the sides (things of one kind) set apart as a label, then
+    # the measures listed
+    labelled = len(found) > 2 and bool(re.search(r"\b(?:vs\.?|versus)\s+(?:the\s+)?\S+\s+ones?$", found[0][2], re.I))
+    found = found[1:] if labelled else found
     # "..., and how many points higher is the rate?": a bare "rate" is the rate of what the first ask measures
     measures = tuple(f"{found[0][0].split()[0]} {measure}" if i and measure in _BARE_MEASURES else measure
                      for i, (measure, _, _) in enumerate(found))
     operations = tuple(operation for _, operation, _ in found)
-    parallel = all(_ASKING.search(ask) for _, _, ask in found) or any(  # "what is X, and what is Y", "and the Y - how
-        _OF_EACH.search(ask) for _, _, ask in found[1:])  # much?", "X in A vs B, and the Y in each"
+    parallel = all(_ASKING.search(ask) or labelled and i == 0 for i, (_, _, ask) in enumerate(found)) or any(  # "what
+        _OF_EACH.search(ask) for _, _, ask in found[1:])  # is X, and what is Y", "and the Y - how much?", "X in A vs B,
+    # and the Y in each"
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
