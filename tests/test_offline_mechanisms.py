@@ -3074,3 +3074,8 @@ def test_measures_listed_after_the_sides_set_apart_as_a_label_are_each_asked():
     q = analyse("The bakery's 2022 price list vs the 2023 one: price of a sourdough loaf, and from what order size "
                 "is delivery free?")  # ("the 2023 one": the sides are two price lists, not a measure of theirs)
     assert q.measures == ("price sourdough loaf", "order size delivery free")
+
+
+def test_what_exactly_caused_that_asks_about_the_statement_before_it():
+    q = analyse("Loaf sales were down in Q1 2020 vs Q4 2019. What exactly caused that?")
+    assert q.cause and q.sides == ("Q1 2020", "Q4 2019") and q.subject.lower() == "loaf sales"

@@ -452,7 +452,8 @@ _COMPARATIVES = (r"more|most|less|least|fewer|higher|lower|larger|smaller|bigger
 #: "the reasons given", "the causes they cited": how reasons were offered, not what they are about.
 _GIVEN = word_set("given cited mentioned stated offered listed named provided")
 #: "What's the short explanation?" after a statement: how the answer should read, not what it is about.
-_FRAMING = word_set("short brief quick simple plain summary gist overview answer")
+_FRAMING = word_set("short brief quick simple plain summary gist overview answer exactly actually really precisely "
+                    "specifically basically")  # ("What exactly caused that?": how sure the asker wants to be)
 
 _NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | MOVE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
