@@ -3079,3 +3079,17 @@ def test_measures_listed_after_the_sides_set_apart_as_a_label_are_each_asked():
 def test_what_exactly_caused_that_asks_about_the_statement_before_it():
     q = analyse("Loaf sales were down in Q1 2020 vs Q4 2019. What exactly caused that?")
     assert q.cause and q.sides == ("Q1 2020", "Q4 2019") and q.subject.lower() == "loaf sales"
+
+
+def test_a_rule_with_a_threshold_decides_a_stated_case_that_asks_for_leave():
+    block = Block("bakery-pricing.md", "KX-50 price update 2023",
+                  "The board approved a rise of 4% in the KX-50 list price, effective 1 May 2023. "
+                  "Discount levels are unchanged: shop staff may give up to 5% off, the manager up to 12%, and "
+                  "anything above needs the owner.")
+    chosen = select("a regular customer wants 9% off a KX-50 cake. can i approve that myself?", sentences_of([block]))
+    assert any(s.sentence.text.startswith("Discount levels are unchanged") for s in chosen)
+
+
+def test_an_aside_naming_what_the_question_is_not_about_leaves_its_search():
+    q = analyse("customer's pushing for 9% off the KX-50 (no Orlo Cycles in this one). can I sign that off myself?")
+    assert "Orlo" not in q.query and "Cycles" not in q.query

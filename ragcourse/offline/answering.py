@@ -76,6 +76,13 @@ STRONG_LEXICAL, STRONG_DIRECT, WEAK_SEMANTIC = 0.7, 0.4, 0.15
 #: The question's words that ask for a cause, and the wordings that give one.
 CAUSE_TERM = "<cause>"
 CAUSE_BONUS = 0.15
+#: Added for a sentence that sets a threshold in the unit of a case the question states and asks leave for ("can I
+#: give 13% off?", "is my manager's OK enough for a $4,200 claim?"): the rule decides the case.
+RULE_BONUS = 0.15
+#: A question asking whether a stated case is allowed, or who must approve it.
+_ASKS_PERMISSION = re.compile(r"\b(?:can|may|could)\s+(?:i|we|you|they|he|she|someone|somebody|my|our|the)\b|\ballowed\b|"
+                              r"\bpermitted\b|\benough\b|\bwho\s+(?:has|needs|must|have)\s+to\b|\bsign\w*\s+(?:\w+\s+)?off\b|"
+                              r"\bapprov\w*|\bdo(?:es)?\s+(?:i|we|she|he|they)\s+(?:still\s+)?(?:get|need|qualify)\b", re.I)
 _ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind|"
                          r"(?<=what )(?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led))\b", re.I)
 GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|result(?:ed)? (?:of|from)|led to|"
@@ -114,13 +121,14 @@ class Scored:
     semantic: float
     missing: frozenset[str]  # anchors of the question the sentence does not agree on
     topical: bool = True  # it (or its title) shares a word with the question besides its dates and codes
+    rule: bool = False  # it sets a threshold in the unit of a case the question asks leave for
 
     @property
     def supports(self) -> bool:
         """Whether the sentence can be quoted as (part of) an answer."""
         if self.missing or not self.topical:
             return False
-        by_words = self.lexical >= MIN_LEXICAL and self.direct > 0 and self.semantic >= MIN_SEMANTIC
+        by_words = (self.lexical >= MIN_LEXICAL or self.rule) and self.direct > 0 and self.semantic >= MIN_SEMANTIC
         both = self.lexical >= NEAR_LEXICAL and self.direct > 0 and self.semantic >= NEAR_SEMANTIC  # close on both
         words = self.lexical >= STRONG_LEXICAL and self.direct >= STRONG_DIRECT and self.semantic >= WEAK_SEMANTIC
         return by_words or both or words or self.semantic >= STRONG_SEMANTIC
@@ -223,6 +231,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     vectors = embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
     cases = _amounts(question)
+    permission = bool(cases) and bool(_ASKS_PERMISSION.search(question))
     spelt = _spelt_out(question)
     scored = []
     for sentence, semantic in zip(sentences, similarities, strict=True):
@@ -236,10 +245,13 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set()))
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
+        # "can I approve 13% off myself?": a rule with a threshold in the unit of the stated case decides it
+        rule = permission and any(unit in _thresholds(sentence.text) for unit in cases)
+        value += RULE_BONUS if rule else 0.0
         # ... or it names a code of the question that its title does not ("E-231: pipe parameters invalid")
-        topical = not subject or bool(subject & (sentence.terms | sentence.title_terms)) or bool(
+        topical = not subject or bool(subject & (sentence.terms | sentence.title_terms)) or rule or bool(
             {a for a in wanted if "-" in a} & sentence.terms - sentence.title_terms)
-        scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical))
+        scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical, rule))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
 

@@ -158,8 +158,12 @@ def unframed(question: str) -> str:
 
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
-    model." asks only about Q4."""
-    return _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", question)))
+    model." asks only about Q4; nor an aside that says what it is not about ("(no competitor in this one)")."""
+    return _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question))))
+
+
+#: "(no Veltrix in this one)", "(not the tender, just a normal order)": an aside naming what the question is not about.
+_NOT_ABOUT = re.compile(r"\s*\((?:no|not|without|nothing to do with)\b[^()]*\)", re.I)
 
 
 def listed_asks(text: str) -> str:
