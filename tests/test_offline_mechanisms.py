@@ -3086,8 +3086,10 @@ def test_a_rule_with_a_threshold_decides_a_stated_case_that_asks_for_leave():
                   "The board approved a rise of 4% in the KX-50 list price, effective 1 May 2023. "
                   "Discount levels are unchanged: shop staff may give up to 5% off, the manager up to 12%, and "
                   "anything above needs the owner.")
-    chosen = select("a regular customer wants 9% off a KX-50 cake. can i approve that myself?", sentences_of([block]))
-    assert any(s.sentence.text.startswith("Discount levels are unchanged") for s in chosen)
+    from ragcourse.offline.answering import score
+
+    best = score("a regular customer wants 9% off a KX-50 cake. can i approve that myself?", sentences_of([block]))[0]
+    assert best.sentence.text.startswith("Discount levels are unchanged") and best.rule and best.supports
 
 
 def test_an_aside_naming_what_the_question_is_not_about_leaves_its_search():
