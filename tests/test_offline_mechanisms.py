@@ -3095,3 +3095,8 @@ def test_a_rule_with_a_threshold_decides_a_stated_case_that_asks_for_leave():
 def test_an_aside_naming_what_the_question_is_not_about_leaves_its_search():
     q = analyse("customer's pushing for 9% off the KX-50 (no Orlo Cycles in this one). can I sign that off myself?")
     assert "Orlo" not in q.query and "Cycles" not in q.query
+
+
+def test_the_quarter_before_a_relative_quarter_and_totals_of_each_side():
+    q = analyse("loaf sales last quarter vs the quarter before - totals and % drop?", date(2024, 2, 5))
+    assert q.sides == ("Q4 2023", "Q3 2023") and q.monthly and q.operation == "percent change"

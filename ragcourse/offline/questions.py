@@ -1118,7 +1118,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     question = _FORMULA.sub(r"\1, \2 as a share of \3", correct(question))
     question = re.sub(r"\bper (the|our|your|their|its)\b", r"according to \1", question, flags=re.I)  # not a rate
     question = anchor_relative(question)
-    text = re.sub(r"\s+", " ", resolve_relative(question, today) if today else question).strip()
+    # ("last quarter vs the quarter before": the one before is anchored once "last quarter" has a date)
+    text = re.sub(r"\s+", " ", anchor_relative(resolve_relative(question, today)) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
     text = plainly_asked(unframed(text))
@@ -1286,7 +1287,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not sides and operation in ("average", "sum") and len(periods) == 1 and _PER_MONTH.search(text) \
             and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
         sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
-    monthly = len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out) and all(
+    monthly = len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out or re.search(  # ("Q4 vs Q3 -
+        r"\btotals?\b", text, re.I) and _COMPARISON.search(text)) and all(  # totals and % drop?": each side's total)
         len(months_of(s)) == 3 for s in sides)
     if operation == "sum" and (spelled_out or monthly and _COMPARISON.search(text)):  # "add up Oct, Nov and Dec and
         operation = "difference"  # compare with Jul-Sep", "Q4 vs Q3, summing the months: the Q4 total and the
