@@ -3100,3 +3100,12 @@ def test_an_aside_naming_what_the_question_is_not_about_leaves_its_search():
 def test_the_quarter_before_a_relative_quarter_and_totals_of_each_side():
     q = analyse("loaf sales last quarter vs the quarter before - totals and % drop?", date(2024, 2, 5))
     assert q.sides == ("Q4 2023", "Q3 2023") and q.monthly and q.operation == "percent change"
+
+
+@pytest.mark.parametrize("question", [
+    "opening hours - harbor lane vs pier street. which shop opens earlier on sundays?",
+    "Opening hours, Harbor Lane vs Pier Street: which shop opens earlier on Sundays?",
+])
+def test_a_topic_then_a_vs_b_label_names_the_sides_and_the_measure(question):
+    q = analyse(question)
+    assert [s.lower() for s in q.sides] == ["harbor lane", "pier street"] and "opening hour" in q.subject.lower()

@@ -618,7 +618,8 @@ def _joined(clause: str) -> list[str]:
 
 def _versus(clause: str) -> list[str]:
     """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
-    pieces = re.split(r"\s[-–—]\s|:\s|(?<![Vv]s)(?<!\.[a-z])\.\s+(?=[A-Z])|,\s*(?=which|who|what|how)|\s(?=(?:which|who|what|how)\s+(?:does|do|did|is|are|was|"
+    pieces = re.split(r"\s[-–—]\s|:\s|(?<![Vv]s)(?<!\.[a-z])\.\s+(?=[A-Z]|(?:which|who|what|how|when|where|is|are|does|do|"
+                      r"did|can)\b)|,\s*(?=which|who|what|how)|\s(?=(?:which|who|what|how)\s+(?:does|do|did|is|are|was|"
                       r"were|has|have)\b)", clause, flags=re.I)  # "A vs B - which", "a versus b what does each pay"
     clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare|reconcile|contrast)\b", p, re.I)),
                   pieces[0])
@@ -627,6 +628,7 @@ def _versus(clause: str) -> list[str]:
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
+    a = re.split(r",\s+", a)[-1] if m[3] else a  # "Termination for convenience, A vs B": the topic, then the sides
     # "..., in dollars": how the answer is written, not the side
     b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]
     one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement", "the penalty under A
@@ -687,6 +689,11 @@ _ASK_SPLIT = re.compile(r"\s*;\s*|,?\s+and\s+", re.I)
 #: reports", "from one quarter to the next".
 _NOT_A_MEASURE = re.compile(r"\bfrom (?:the |our )?(?:\w+ ){0,2}(?:reports?|minutes|documents?|data|figures|system)\b|"
                             r"\bfrom one(?: \w+)? to the (?:next|other)\b", re.I)
+
+
+#: The verbs that make a sentence a statement rather than a label ("A vs B." states nothing).
+_FINITE_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|do|will|would|can|could|got|gets|went|fell|rose|"
+                          r"grew|dropped|said|says)\b", re.I)
 
 
 def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -1164,6 +1171,9 @@ def analyse(question: str, today: date | None = None) -> Question:
                           or _WHICH_ONE.match(statement[2])) and (re.search(r"\b(?:vs\.?|versus|compared (?:with|to))\s", statement[1], re.I)
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
+        one_question = True
+    elif statement and re.search(r"\b(?:vs\.?|versus)\s", statement[1], re.I) and not _FINITE_VERB.search(statement[1]):
+        statement = None  # "termination for convenience - A vs B. who can walk away?": a label, not a statement
         one_question = True
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
