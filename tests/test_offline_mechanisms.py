@@ -3109,3 +3109,12 @@ def test_the_quarter_before_a_relative_quarter_and_totals_of_each_side():
 def test_a_topic_then_a_vs_b_label_names_the_sides_and_the_measure(question):
     q = analyse(question)
     assert [s.lower() for s in q.sides] == ["harbor lane", "pier street"] and "opening hour" in q.subject.lower()
+
+
+@pytest.mark.parametrize(("question", "reviewed"), [
+    ("Harbor Lane's lease renews by itself after the first term. Is that something I have to flag to Legal as "
+     "unfavourable?", "Harbor Lane lease"),
+    ("Orlo Cycles: which of its terms only come out amber on Legal's checklist rather than red?", "Orlo Cycles contract"),
+])
+def test_a_possessive_agreement_or_a_partys_terms_are_what_a_review_checks(question, reviewed):
+    assert analyse(question).reviewed == reviewed

@@ -162,7 +162,7 @@ AGREEMENT_WORD = r"(?:contract|agreement|msa|framework|deal|charter|lease|terms 
 #: The agreement a review is about: "the Sable Rail contract", "Oakridge's framework agreement", "the agreement with
 #: Nordby Freight".
 _REVIEWED_AGREEMENT = re.compile(
-    rf"((?:(?-i:[A-Z])[\w&.-]*\s+){{1,4}}(?:\w+\s+){{0,2}}?{AGREEMENT_WORD}s?(?:\s+{AGREEMENT_WORD})?)\b(?!\s+(?:review|register|checklist))|\b({AGREEMENT_WORD}s?\s+(?:with|for)\s+"
+    rf"((?:(?-i:[A-Z])[\w&.-]*(?:['’]s)?\s+){{1,4}}(?:\w+\s+){{0,2}}?{AGREEMENT_WORD}s?(?:\s+{AGREEMENT_WORD})?)\b(?!\s+(?:review|register|checklist))|\b({AGREEMENT_WORD}s?\s+(?:with|for)\s+"
     rf"(?:(?-i:[A-Z])[\w&.-]*\s*){{1,4}})", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
@@ -1112,7 +1112,7 @@ def _reviewed(text: str, question: str) -> str:
     standard = {m[1] for m in re.finditer(r"\b([A-Z][\w-]*)['’]s?\s+(?:\w+\s+)?(?:checklist|standards?|playbook)", question)}
     names = " ".join(w for s in re.split(r"(?<=[.?!])\s+", question) for w in context_names(s).split()
                      if w not in standard)  # ("Legal's checklist": whose standard it is, not the party)
-    if names and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b", question, re.I):
+    if names and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b|\bterms\b", question, re.I):
         return f"{names} contract"
     lead = LEAD.match(text)
     if not lead:
@@ -1314,7 +1314,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(_reviewed(text, question), _REVIEW_FILLER) if _REVIEW.search(text) or _AGAINST_STANDARD.search(text)
-        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b", question, re.I) else "",  # (named in a statement first)
+        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b|\bterms\b", question, re.I) else "",  # (named in a statement
+        # first)
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=monthly,
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
