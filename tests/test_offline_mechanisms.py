@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ragcourse.calculator import evaluate
-from ragcourse.offline.answering import answer, select, sentences_of
+from ragcourse.offline.answering import answer, score, select, sentences_of
 from ragcourse.offline.daycount import counted_back, dates_in, notice_period
 from ragcourse.offline.lexicon import correct
 from ragcourse.offline.messages import Block
@@ -3032,8 +3032,7 @@ def test_a_word_derived_from_the_asked_one_counts_as_the_same_word():
     block = Block("lease.md", "Shop lease — Pier Street",
                   "The rent is fixed for the whole term. The tenant pays invoices within 45 days of receipt. "
                   "The landlord may end the lease on 90 days' notice.")
-    from ragcourse.offline.answering import score
-    from ragcourse.offline.text import related_forms
+    from ragcourse.offline.text import related_forms  # noqa: I001
 
     lexical = {s.sentence.text: s.lexical for s in score("payment terms", sentences_of([block]))}
     assert lexical["The tenant pays invoices within 45 days of receipt."] == 0.5  # "pays" is "payment"'s root
@@ -3086,7 +3085,6 @@ def test_a_rule_with_a_threshold_decides_a_stated_case_that_asks_for_leave():
                   "The board approved a rise of 4% in the KX-50 list price, effective 1 May 2023. "
                   "Discount levels are unchanged: shop staff may give up to 5% off, the manager up to 12%, and "
                   "anything above needs the owner.")
-    from ragcourse.offline.answering import score
 
     best = score("a regular customer wants 9% off a KX-50 cake. can i approve that myself?", sentences_of([block]))[0]
     assert best.sentence.text.startswith("Discount levels are unchanged") and best.rule and best.supports
@@ -3118,3 +3116,11 @@ def test_a_topic_then_a_vs_b_label_names_the_sides_and_the_measure(question):
 ])
 def test_a_possessive_agreement_or_a_partys_terms_are_what_a_review_checks(question, reviewed):
     assert analyse(question).reviewed == reviewed
+
+
+def test_the_dates_that_set_the_scene_of_a_case_are_no_period_its_rule_must_name():
+    block = Block("volunteers.md", "Volunteer handbook",
+                  "Rotas are published by 30 June 2022. Up to 3 unused shift days may be carried over into the next "
+                  "year.")
+    best = score("Can a volunteer move 8 unused shift days from 2022 into this year?", sentences_of([block]))[0]
+    assert best.sentence.text.startswith("Up to 3 unused shift days") and best.supports

@@ -35,7 +35,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from .framing import unframed, without_remarks, without_scene
-from .lexicon import dimension, expected_unit, similarity, spell_out
+from .lexicon import COUNT_WORD, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
 from .messages import Block
 from .questions import analyse
@@ -80,7 +80,7 @@ CAUSE_BONUS = 0.15
 #: give 13% off?", "is my manager's OK enough for a $4,200 claim?"): the rule decides the case.
 RULE_BONUS = 0.15
 #: A question asking whether a stated case is allowed, or who must approve it.
-_ASKS_PERMISSION = re.compile(r"\b(?:can|may|could)\s+(?:i|we|you|they|he|she|someone|somebody|my|our|the)\b|\ballowed\b|"
+_ASKS_PERMISSION = re.compile(r"\b(?:can|may|could)\s+(?:i|we|you|they|he|she|someone|somebody|my|our|the|an?)\b|\ballowed\b|"
                               r"\bpermitted\b|\benough\b|\bwho\s+(?:has|needs|must|have)\s+to\b|\bsign\w*\s+(?:\w+\s+)?off\b|"
                               r"\bapprov\w*|\bdo(?:es)?\s+(?:i|we|she|he|they)\s+(?:still\s+)?(?:get|need|qualify)\b", re.I)
 _ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind|"
@@ -230,7 +230,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     span = len(wanted & set(month_terms())) > 1  # "October to December": a sentence about Q4 covers them
     vectors = embed([question, *(s.text for s in sentences)])
     similarities = vectors[1:] @ vectors[0]
-    cases = _amounts(question)
+    cases = _amounts(_COUNTED.sub(lambda m: str(number_word(m[1])), question))  # ("about five months": in words)
     permission = bool(cases) and bool(_ASKS_PERMISSION.search(question))
     spelt = _spelt_out(question)
     scored = []
@@ -243,10 +243,12 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         lexical = (own + 0.5 * from_title) / total
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
         missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set()))
+        # "can I approve 13% off myself?": a rule with a threshold in the unit of the stated case decides it, and the
+        # dates that set the scene of the case ("8 days from 2024", "a baby in April") are no period it must name
+        rule = permission and any(unit in _thresholds(sentence.text) for unit in cases)
+        missing = frozenset(a for a in missing if "-" in a) if rule else missing
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
-        # "can I approve 13% off myself?": a rule with a threshold in the unit of the stated case decides it
-        rule = permission and any(unit in _thresholds(sentence.text) for unit in cases)
         value += RULE_BONUS if rule else 0.0
         # ... or it names a code of the question that its title does not ("E-231: pipe parameters invalid")
         topical = not subject or bool(subject & (sentence.terms | sentence.title_terms)) or rule or bool(
@@ -256,12 +258,17 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
 
 
 #: An amount with its unit: "$4,000", "EUR 150", "20 days", "12%".
-_QUANTITY = re.compile(r"([$€£]|\b(?:usd|eur|gbp)\b)\s?(\d[\d,]*(?:\.\d+)?)|"
-                     r"\b(\d[\d,]*(?:\.\d+)?)\s?(%|(?:day|week|month|year|hour|km|kg)s?\b)", re.I)
+_QUANTITY = re.compile(r"([$€£]|\b(?:usd|eur|gbp)\b)\s?(\d[\d,]*(?:\.\d+)?)|"  # ("8 unused leave days": the unit may
+                     r"\b(\d[\d,]*(?:\.\d+)?)\s?((?:[a-z-]+\s+){0,2}?)"  # follow a word or two that say which)
+                     r"(%|(?:day|week|month|year|hour|km|kg)s?\b)", re.I)
+
+
+#: A small number written as a word before a unit of time: "five months", "three weeks".
+_COUNTED = re.compile(rf"\b({COUNT_WORD})(?=\s+(?:days?|weeks?|months?|years?|hours?)\b)", re.I)
 
 
 def _unit(match: re.Match[str]) -> str:
-    unit = (match[1] or match[4]).lower()
+    unit = (match[1] or match[5]).lower()
     return {"usd": "$", "eur": "€", "gbp": "£"}.get(unit, unit.rstrip("s"))
 
 
@@ -269,6 +276,8 @@ def _amounts(text: str) -> dict[str, set[str]]:
     """The terms of each amount in ``text``, by unit."""
     found: dict[str, set[str]] = {}
     for m in _QUANTITY.finditer(text):
+        if m[4] and (set(m[4].lower().split()) & STOPWORDS or is_year(m[3])):  # ("2024 into this year": no amount)
+            continue
         found.setdefault(_unit(m), set()).update(terms(m[2] or m[3]))
     return found
 
