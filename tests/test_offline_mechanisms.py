@@ -3124,3 +3124,8 @@ def test_the_dates_that_set_the_scene_of_a_case_are_no_period_its_rule_must_name
                   "year.")
     best = score("Can a volunteer move 8 unused shift days from 2022 into this year?", sentences_of([block]))[0]
     assert best.sentence.text.startswith("Up to 3 unused shift days") and best.supports
+
+
+def test_sides_compared_on_two_measures_search_each_measure_on_each_side():
+    q = analyse("How does 2022 compare with 2021 on loaf sales and flour cost? I need both gaps.")
+    assert q.measures == ("loaf sales", "flour cost") and "2022 flour cost" in q.searches()

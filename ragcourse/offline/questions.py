@@ -607,6 +607,11 @@ _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|t
 _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
 
+#: "compare with B on X and Y", "compared in terms of X and Y": the measures the sides are compared on.
+_COMPARED_ON = re.compile(r"\bcompar\w*\b[^?;]*?\b(?:on|in terms of)\s+(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                          r"\s+and\s+(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*(?:[?.;,]|$)", re.I)
+
+
 def _joined(clause: str) -> list[str]:
     """The two measures of a label that joins them and asks nothing: "merit pool + market adjustment"."""
     joins = r"\s*\+\s*|\s+&\s+"  # (not the "&" inside "R&D")
@@ -1232,6 +1237,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
         measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
                          for pair in [_versus(c) or _joined(c)] if len(pair) == 2 and all(pair)), ())
+    on = _COMPARED_ON.search(text) if len(sides) >= 2 and not measures else None
+    if on:  # "how does Q3 2024 compare with Q3 2023 on gross margin and gross profit?": two measures of each side
+        measures = (key_phrase(on[1]), key_phrase(on[2]))
     subject = _refined_subject(main, clauses, sides)
     if not subject and context and spelled_out:  # "Add up bookings for Oct, Nov and Dec. What's the Q4 total?"
         subject = _refined_subject(context, [context], sides)
