@@ -3129,3 +3129,9 @@ def test_the_dates_that_set_the_scene_of_a_case_are_no_period_its_rule_must_name
 def test_sides_compared_on_two_measures_search_each_measure_on_each_side():
     q = analyse("How does 2022 compare with 2021 on loaf sales and flour cost? I need both gaps.")
     assert q.measures == ("loaf sales", "flour cost") and "2022 flour cost" in q.searches()
+
+
+def test_a_second_question_with_its_own_source_is_a_part_of_its_own():
+    q = analyse("which alarm did the ovens show during the 3 May 2023 outage, and according to the oven manual what "
+                "should a baker not do when they see it?")
+    assert len(q.parts) == 2 and q.referring == (q.parts[1],) and "oven manual" in q.parts[1]

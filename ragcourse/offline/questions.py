@@ -205,6 +205,9 @@ _PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroo
                         r"product page|data ?sheet|public (?:statement|announcement))s?\b", re.I)
 _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:by|until|from|for|to|in|at)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
                          r"has|have)\b)|"
+                         # "..., and according to the G2 manual what should ...": a second question with its own source
+                         r",?\s+and\s+(?=(?:according to|per|under|in)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,3},?\s+"
+                         r"(?:what|who|when|where|which|how|why|is|are|does|do|did|can|should|must)\b)|"
                          # "when does the term end, what happens afterwards, and ...": a list of questions
                          r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)|"
                          r",\s+(?=(?:does|do|did|is|are|was|were|can|will|would|should|has|have)\s+(?:it|they|we|this|that)\s+\w)|"
