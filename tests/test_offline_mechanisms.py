@@ -3135,3 +3135,9 @@ def test_a_second_question_with_its_own_source_is_a_part_of_its_own():
     q = analyse("which alarm did the ovens show during the 3 May 2023 outage, and according to the oven manual what "
                 "should a baker not do when they see it?")
     assert len(q.parts) == 2 and q.referring == (q.parts[1],) and "oven manual" in q.parts[1]
+
+
+def test_a_question_others_will_ask_then_what_was_the_reasoning_asks_why():
+    q = analyse("People will ask why this year's bread price rise is bigger than 2022's. What was the reasoning?",
+                date(2023, 5, 2))
+    assert q.cause and q.sides == ("2023", "2022") and "People" not in q.subject

@@ -201,6 +201,12 @@ OPENER = re.compile(r"^(?:(?:ok(?:ay)?|so|well|hey|hi|hello|right|(?:quick|short
 #: "The customer mounting the unit outside asks what rating it needs": who asks, then their question.
 _REPORTED = re.compile(r"^([^.?!:]{3,80}?)\s+(?:asks|asked|wonders|wondered|wants to know)\s+(?:me\s+|us\s+)?"
                        r"((?:what|which|how|when|where|why|who)\b(?:(?!\s[-–—]\s)[^?.!])*)[.?]?$", re.I)  # (one clause)
+#: "People will ask why X. What was the reasoning?": a question others are expected to ask, then a request for its
+#: answer that asks nothing more.
+_EXPECTED_ASK = re.compile(r"^(?:people|they|everyone|staff|managers|the team|someone|customers)\s+(?:will|may|might|would|"
+                           r"keep|often|are going to)\s+(?:ask|be asking)\s+(?:me\s+|us\s+)?((?:what|which|how|when|where|why|"
+                           r"who)\b[^.?!]*)[.?]\s*(?:(?:what|which) (?:was|is|were|are) (?:the|their) (?:reasoning|rationale|"
+                           r"reasons?|explanation|thinking)\??)?\s*$", re.I)
 #: "It is requested that X be confirmed": the formal request of a report, each thing to be stated an ask.
 _REQUESTED = re.compile(r"^(?:it is (?:requested|asked)|(?:we|i) (?:request|ask)|kindly (?:ensure|arrange)) that\s+", re.I)
 _TO_BE_STATED = re.compile(r"\s+be\s+(?:stated|confirmed|indicated|provided|given|set out|specified|reported|advised|"
@@ -214,6 +220,9 @@ def plainly_asked(text: str) -> str:
     reported = _REPORTED.match(text)
     if reported:
         return f"{reported[1]}. {reported[2][:1].upper()}{reported[2][1:]}?"
+    expected = _EXPECTED_ASK.match(text)  # "People will ask why X. What was the reasoning?": why X (the reasoning)
+    if expected:
+        return f"{expected[1][:1].upper()}{expected[1][1:]}?"
     requested = _REQUESTED.match(text)
     if not requested:
         return text

@@ -89,7 +89,7 @@ from .text import (
 #: Words that say how to combine facts rather than which facts to find.
 CUE_WORDS = word_set("""
 compare compared comparison comparing reconcile contrast difference differ different change changed changes changing which more less
-higher lower better worse between why reason reasons main key primary explain explanation drove drive driven driver
+higher lower better worse between why reason reasons reasoning rationale main key primary explain explanation drove drive driven driver
 drivers cause causes caused behind percent percentage points point relative much how what did does do whether one
 most least highest lowest largest smallest biggest fewest record peak average mean share proportion ratio
 bigger larger smaller greater fewer longer shorter cheaper
@@ -114,7 +114,8 @@ VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted targe
 _COMPARISON = re.compile(r"\b(compar\w*|reconcil\w*|contrast\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell|"
                          r"exceed\w*|surpass\w*|outstrip\w*)\b", re.I)
-_CAUSE = re.compile(r"\b(why|reasons?|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|how come)\b|"
+_CAUSE = re.compile(r"\b(why|reasons?|reasoning|rationale|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|"
+                    r"how come)\b|"
                     r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"
                     r"\bwhat (?:exactly |really |actually )?(?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|"
                     r"made|led)\b|"
