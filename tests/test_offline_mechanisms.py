@@ -1864,6 +1864,8 @@ def test_a_buyer_and_a_product_code_written_without_capitals_still_fill_the_orde
     assert order_arguments(tool, "any late parcels for bloom florists?", today) == {"client": "bloom florists"}
     assert order_arguments(tool, "did we send anything to orlo cycles in january", today)["client"] == "orlo cycles"
     assert order_arguments(tool, "how many parcels went out last week", today) == {}
+    assert order_arguments(tool, "harbor lane procurement is querying the parcel they sent", today) == {
+        "client": "harbor lane"}
 
 
 @pytest.mark.parametrize(("question", "sentence"), [

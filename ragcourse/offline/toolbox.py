@@ -221,6 +221,9 @@ _RECORDS = r"(?:orders?|shipments?|deliver(?:y|ies)|purchases?|parcels?|packages
 _LOWERCASE_BUYER = (
     re.compile(r"\b(?:did|has|have|had|does|do|will)\s+((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)\s+"
                r"(?:order|buy|purchase|place|receive|get|book)\w*\b"),
+    # "cedar valley procurement is querying the call-off they placed": the buyer's department speaks for it
+    re.compile(r"^\W*((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)\s+(?:procurement|purchasing|finance|accounts payable|"
+               r"buyers?|ops)\s+(?:is|are|has|have|was|were|wants?|asked|asks|says?|said|emailed|called|team)\b"),
     re.compile(r"\b(?:ship|sen[dt]|deliver)\w*\s+(?:anything\s+|something\s+|much\s+)?to\s+(?:the\s+)?"
                r"((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)"),
     re.compile(rf"\b{_RECORDS}\s+(?:placed\s+|sent\s+)?(?:from|for|by|to)\s+"
