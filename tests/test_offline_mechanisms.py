@@ -3143,3 +3143,13 @@ def test_a_question_others_will_ask_then_what_was_the_reasoning_asks_why():
     q = analyse("People will ask why this year's bread price rise is bigger than 2022's. What was the reasoning?",
                 date(2023, 5, 2))
     assert q.cause and q.sides == ("2023", "2022") and "People" not in q.subject
+
+
+def test_the_price_per_unit_of_one_listed_record_is_its_amount_over_its_units():
+    lookup = {"type": "function", "function": {"name": "order_lookup", "description": "Look up customer orders.",
+              "parameters": {"type": "object", "properties": {"customer": {"type": "string"}}}}}
+    question = "Tamsin Tiles asked about their March order. What's the price per crate on that order?"
+    first = decide(conversation(question, []), [lookup, SEARCH, CALCULATOR]).tool_calls
+    listed = "1 order:\n- ORD-5531 · Tamsin Tiles · placed 2023-03-02 · 40 × crate · $1,200.00 · status: delivered"
+    then = decide(conversation(question, [(*first[0], listed)]), [lookup, SEARCH, CALCULATOR]).tool_calls
+    assert ("compute", {"expression": "1200 / 40"}) in then

@@ -153,6 +153,9 @@ _YEARLY = re.compile(r"\bannual(?:ly)?\b|\byearly\b|\bper year\b|\ba year\b|\bru
 _IN_MILLIONS = re.compile(r"\bin\s+(?:\$\s?m|\$?\s?millions?|m\$)\b|\$M\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
+#: "price per meter", "what did they pay per LX-200", "the unit price": an amount shared out over the units.
+_PER_UNIT = re.compile(r"\bper\s+(?!(?:cent|annum|year|quarter|month|week|day|hour|night|person|head)\b)[A-Za-z][\w-]*|"
+                       r"\bunit (?:price|cost)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)
 VALVES = (prompts.OUT_OF_STEPS, prompts.OUT_OF_TOKENS, "Do not call any more tools")
@@ -194,6 +197,8 @@ class Records:
         if self.kind == "share":
             cited = f" [{self.source.label}]" if self.source else ""
             return f"The listed records come to {self.listed}, {result}% of {self.other}{cited} ({calculation})."
+        if self.kind == "per unit":
+            return f"{self.listed} comes to ${result} per {self.other} ({calculation})."
         return f"The listed records add up to {self.listed} ({calculation})."
 
 
@@ -637,6 +642,10 @@ class Policy:
         items = self.listed_items()
         units = [(number_value(m[1]), m[2]) for item in items if (m := _LISTED_UNITS.search(item))]
         amounts = [number_value(m[1]) for item in items if (m := _LISTED_AMOUNT.search(item))]
+        if self.q.operation == "ratio" and _PER_UNIT.search(self.q.text) and len(items) == len(units) == len(amounts) == 1:
+            # "what's the price per meter on that order?": the one record's amount over its units
+            return Records("per unit", f"{plain_number(amounts[0])} / {plain_number(units[0][0])}",
+                           f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}", units[0][1])
         by_value = bool(_ASKS_VALUE.search(self.q.text))
         if not items or not by_value and len({p for _, p in units}) != 1:
             return None
