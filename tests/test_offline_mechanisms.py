@@ -3153,3 +3153,11 @@ def test_the_price_per_unit_of_one_listed_record_is_its_amount_over_its_units():
     listed = "1 order:\n- ORD-5531 · Tamsin Tiles · placed 2023-03-02 · 40 × crate · $1,200.00 · status: delivered"
     then = decide(conversation(question, [(*first[0], listed)]), [lookup, SEARCH, CALCULATOR]).tool_calls
     assert ("compute", {"expression": "1200 / 40"}) in then
+
+
+@pytest.mark.parametrize("question", [
+    "Which of Pell Street, Harbor Lane and Quay Road opens first on Sundays?",
+    "About my three shops (Pell Street, Harbor Lane, Quay Road): which one opens first on Sundays?",
+])
+def test_named_choices_listed_after_which_of_or_in_brackets_are_the_sides(question):
+    assert analyse(question).sides == ("Pell Street", "Harbor Lane", "Quay Road")

@@ -607,6 +607,10 @@ _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+({_LISTED_NAME})
 #: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
+#: "which of A, B and C ...", "my three accounts (A, B, C): which ...": the named choices a question ranks.
+_CHOICES = re.compile(rf"\b(?i:which|who)\s+(?i:one\s+)?(?i:of)\s+(?i:the\s+|our\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+"
+                      rf"(?i:and|or)\s+{_LISTED_NAME})|\(({_LISTED_NAME}(?:,\s*{_LISTED_NAME})+(?:,?\s+(?i:and|or)\s+"
+                      rf"{_LISTED_NAME})?)\)")
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
 _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
@@ -1220,6 +1224,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         sides = [pair[1], pair[2]]
     if listed:  # (not "the top and the bottom of the three" after it)
         sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listed[1]) if n]
+    choices = _CHOICES.search(f"{context} {text}") if not sides and _ASKS_CHOICE.search(text) else None
+    if choices:  # "which of A, B and C pays fastest?", "my accounts (A, B, C): which one ...?"
+        sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", choices[1] or choices[2]) if n]
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
