@@ -3161,3 +3161,9 @@ def test_the_price_per_unit_of_one_listed_record_is_its_amount_over_its_units():
 ])
 def test_named_choices_listed_after_which_of_or_in_brackets_are_the_sides(question):
     assert analyse(question).sides == ("Pell Street", "Harbor Lane", "Quay Road")
+
+
+def test_who_asked_and_a_closing_request_leave_the_question_itself():
+    q = analyse("I run two bakeries, Pell Street and Harbor Lane. My manager asked me something I can't answer from "
+                "memory: which of the two opens earlier on Sundays? Could you compare the two for me?")
+    assert q.sides == ("Pell Street", "Harbor Lane") and "manager" not in q.subject and "compare" not in q.text

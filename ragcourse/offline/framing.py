@@ -39,6 +39,9 @@ PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                       # "Ticket from Kelso Mills' ops lead: ...", "A customer writes: ...": who passed the question on
                       r"(?:[\w'’-]+\s+){0,2}(?:ticket|e-?mail|message|call|note|request|complaint|query)s?\s+from\b|"
                       r"[^?]{0,60}\b(?:writes|wrote|emailed|e-mailed|mailed|forwarded)$|"
+                      # "My manager asked me something I can't answer from memory: ...": who asked, not what
+                      r"(?:my|our|the|a)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:asked|asks|wants to know|wanted to know)\s+"
+                      r"(?:me|us)?\s*(?:something|this|a question|one thing)\b[^?:]{0,50}$|"
                       # "Year over year: ...": how the sides are compared, said before them
                       r"(?:year|quarter|month)[- ](?:over|on)[- ](?:year|quarter|month)$|(?:yoy|qoq|mom)$|"
                       # "State the figure.": the request's verb and the answer's shape, nothing asked
@@ -159,7 +162,12 @@ def unframed(question: str) -> str:
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4; nor an aside that says what it is not about ("(no competitor in this one)")."""
-    return _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question))))
+    return _CLOSING.sub("?", _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question)))))
+
+
+#: "... in each case? Could you compare the two for me?": a closing request that asks nothing the question did not.
+_CLOSING = re.compile(r"\?\s+(?:so\s+)?(?:could|can|would) you (?:please\s+)?(?:compare|check|confirm|help|look into|tell me|"
+                      r"clarify|explain|summari[sz]e)\b[^?.]{0,40}[?.]\s*$", re.I)
 
 
 #: "(no Veltrix in this one)", "(not the tender, just a normal order)": an aside naming what the question is not about.

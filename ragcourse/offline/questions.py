@@ -1221,7 +1221,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         sides = [f"Q{number} {every[1]}" for number in range(1, 5)]
     pair = _NAMED_PAIR.search(context) if context and _OF_THE_TWO.search(text) else None
     if not sides and pair:  # "Brightwater and Sable Rail both roll over. Which of the two ...?"
-        sides = [pair[1], pair[2]]
+        sides = [pair[1].rstrip("."), pair[2].rstrip(".")]  # (not the full stop after the second)
     if listed:  # (not "the top and the bottom of the three" after it)
         sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listed[1]) if n]
     choices = _CHOICES.search(f"{context} {text}") if not sides and _ASKS_CHOICE.search(text) else None
