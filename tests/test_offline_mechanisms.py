@@ -3167,3 +3167,12 @@ def test_who_asked_and_a_closing_request_leave_the_question_itself():
     q = analyse("I run two bakeries, Pell Street and Harbor Lane. My manager asked me something I can't answer from "
                 "memory: which of the two opens earlier on Sundays? Could you compare the two for me?")
     assert q.sides == ("Pell Street", "Harbor Lane") and "manager" not in q.subject and "compare" not in q.text
+
+
+def test_a_weekday_in_the_question_is_a_time_the_rule_answers_not_a_name_it_must_hold():
+    block = Block("staff.md", "Staff guide — Access",
+                  "Volunteer badges are green and open the bakery on weekdays from 06:00 to 14:00. "
+                  "Record your hours weekly.")
+    chosen = select("I am the new volunteer at the bakery. My green badge, will it open the bakery on a Saturday morning "
+                    "or is it only in the week?", sentences_of([block]))
+    assert [s.sentence.text[:22] for s in chosen] == ["Volunteer badges are g"]

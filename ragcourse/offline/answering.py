@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
+from .dates import WEEKDAY
 from .framing import unframed, without_remarks, without_scene
 from .lexicon import COUNT_WORD, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
@@ -436,7 +437,8 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
     q = analyse(question)
     if q.comparison or q.cause:
         return supporting
-    names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)} - set(q.aside.split())
+    names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)  # ("on a Saturday":
+             and not re.fullmatch(WEEKDAY, m, re.I)} - set(q.aside.split())  # a time, which "weekdays" answers)
     passage: dict[str, set[str]] = {}
     for sentence in sentences:
         passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)
