@@ -163,8 +163,9 @@ AGREEMENT_WORD = r"(?:contract|agreement|msa|framework|deal|charter|lease|terms 
 #: The agreement a review is about: "the Sable Rail contract", "Oakridge's framework agreement", "the agreement with
 #: Nordby Freight".
 _REVIEWED_AGREEMENT = re.compile(
-    rf"((?:(?-i:[A-Z])[\w&.-]*(?:['’]s)?\s+){{1,4}}(?:\w+\s+){{0,2}}?{AGREEMENT_WORD}s?(?:\s+{AGREEMENT_WORD})?)\b(?!\s+(?:review|register|checklist))|\b({AGREEMENT_WORD}s?\s+(?:with|for)\s+"
-    rf"(?:(?-i:[A-Z])[\w&.-]*\s*){{1,4}})", re.I)
+    rf"((?:(?-i:[A-Z])[\w&.-]*(?:['’]s)?\s+){{1,4}}(?:\w+\s+){{0,2}}?{AGREEMENT_WORD}s?(?:\s+{AGREEMENT_WORD})?)\b"
+    r"(?!\s+(?:review|register|checklist))|"  # ("Maria's contract review" is no agreement of Maria's)
+    rf"\b({AGREEMENT_WORD}s?\s+(?:with|for)\s+(?:(?-i:[A-Z])[\w&.-]*\s*){{1,4}})", re.I)
 #: What a reviewer checks in any commercial agreement, one search each.
 REVIEW_ASPECTS = ("liability", "renewal", "termination", "penalties", "payment terms")
 #: Other words for each aspect, so an aspect the question names in its own words is the one searched.
@@ -1046,6 +1047,7 @@ def _with_context(clauses: list[str], periods: list[Period], context: str, today
     return list(dict.fromkeys(parts))
 
 
+#: Words that say which version of a thing is meant, not what kind of thing it is ("the old rules").
 _AGES = frozenset({"old", "new", "current", "previous", "same"})
 
 

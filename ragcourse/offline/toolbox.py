@@ -215,6 +215,7 @@ def customer_name(question: str) -> str:
 _NOT_A_NAME = word_set("""all open latest last recent newest next first pending delivered shipped cancelled delayed
 total value count number units unit orders order shipments shipment deliveries delivery purchases purchase placed
 amount status customer customers account accounts client clients our new big biggest largest""")
+#: The nouns of what a buyer orders and receives.
 _RECORDS = r"(?:orders?|shipments?|deliver(?:y|ies)|purchases?|parcels?|packages?|consignments?|invoices?)"
 #: "did sable rail order", "orders from nordhavn ports", "oakridge chemicals orders": the buyer written in lowercase, by
 #: its place around the verbs and nouns of ordering.
@@ -235,15 +236,16 @@ _LOWERCASE_BUYER = (
 def _lowercase_customer(question: str) -> str:
     """The buyer of a question written without capitals, read from where it stands ("did sable rail order"), its
     words trimmed of stopwords, times, codes and the vocabulary of ordering; "" when nothing is left."""
+    def no_name(word: str) -> bool:
+        return word in STOPWORDS | _TIME_WORDS | _NOT_A_NAME or bool(re.search(r"\d", word) or find_periods(word))
+
     lowered = question.lower()
     for pattern in _LOWERCASE_BUYER:
         for m in pattern.finditer(lowered):
             words = m[1].split()
-            while words and (words[0] in STOPWORDS | _TIME_WORDS | _NOT_A_NAME or re.search(r"\d", words[0])
-                             or find_periods(words[0])):
+            while words and no_name(words[0]):
                 words = words[1:]
-            cut = next((i for i, w in enumerate(words) if w in STOPWORDS | _TIME_WORDS | _NOT_A_NAME
-                        or re.search(r"\d", w) or find_periods(w)), len(words))
+            cut = next((i for i, w in enumerate(words) if no_name(w)), len(words))
             if words[:cut]:
                 return " ".join(words[:cut])
     return ""
