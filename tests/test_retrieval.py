@@ -21,6 +21,7 @@ from ragcourse.retrieval import (
     prefer_current,
     rrf,
     search,
+    superseded,
     vector_search,
     weighted_fusion,
     with_other_pages,
@@ -244,6 +245,10 @@ def test_the_newer_version_wins_unless_the_old_year_is_asked_for() -> None:
     assert asked == ["policy-2023", "memo", "policy-2024"]
     alone = [h.chunk.doc_id for h in prefer_current([old, other], successors, "remote days")]
     assert alone == ["policy-2023", "memo"]  # the successor is not a candidate (e.g. not readable): keep the old
+    # the same rule keeps a retriever's first choice from the old version out of the reranker's pool
+    heads = firsts_left_out([[old], [other]], [new], lambda h: h.chunk.doc_id in superseded(
+        [new, old, other], successors, "remote days per week"))
+    assert [h.chunk.doc_id for h in heads] == ["memo"]
 
 
 def _sibling_kb() -> SimpleNamespace:
@@ -294,3 +299,6 @@ def test_each_retrievers_first_choice_reaches_the_reranker():
     pool = [hit("news:002", 0.05, "rrf", 1), hit("plan:001", 0.04, "rrf", 2)]
     assert [h.chunk.chunk_id for h in firsts_left_out(lists, pool)] == ["plan:004"]
     assert firsts_left_out(lists, [*pool, lists[0][0]]) == []
+    outdated = firsts_left_out(lists, pool, lambda h: h.chunk.doc_id == "plan")  # (a superseded plan stays behind)
+    assert outdated == []
+
