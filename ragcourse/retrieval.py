@@ -15,7 +15,7 @@ import re
 import time
 import weakref
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -239,23 +239,18 @@ def demote_unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit], a
     ``asked`` is the question an agent's query was written for: a query that writes no part of any title ("hospice
     care services", one part of a question about a named plan) is about the document the question names.
     """
-    other = unnamed_siblings(kb, query, hits, asked)
-    return [h for h in hits if h.chunk.title not in other] + [h for h in hits if h.chunk.title in other]
-
-
-def unnamed_siblings(kb: SearchableKB, query: str, hits: Sequence[Hit], asked: str = "") -> set[str]:
-    """The titles :func:`demote_unnamed_siblings` moves behind the rest."""
     words = title_words(kb)
     titles = {h.chunk.title for h in hits}
     named = _words(query)
     if not any(words.spelled(named, t) for t in titles):
         if _names_one_alone(words, named, titles):  # "Brightwater agreement value": one side of a comparison
-            return set()
+            return list(hits)
         named = _words(asked)
         if not any(words.spelled(named, t) for t in titles):
-            return set()  # neither writes part of any title: nothing to tell apart (most queries)
-    return {s for s in titles if any(words.tells_apart(named, t, s) and not words.tells_apart(named, s, t)
-                                     for t in titles - {s})}
+            return list(hits)  # neither writes part of any title: nothing to tell apart (most queries)
+    other = {s for s in titles if any(words.tells_apart(named, t, s) and not words.tells_apart(named, s, t)
+                                      for t in titles - {s})}
+    return [h for h in hits if h.chunk.title not in other] + [h for h in hits if h.chunk.title in other]
 
 
 def _names_one_alone(words: TitleWords, query_terms: Sequence[str], titles: set[str]) -> bool:
@@ -271,41 +266,14 @@ def prefer_current(hits: Sequence[Hit], successors: Mapping[str, str], query: st
     a candidate — unless the query names the old version's year ("the 2023 travel policy"). Permissions are
     respected for free: a successor the user cannot read is never a candidate, so the old version stays.
     """
-    stale = superseded(hits, successors, query)
-    return [h for h in hits if h.chunk.doc_id not in stale] + [h for h in hits if h.chunk.doc_id in stale]
-
-
-def superseded(hits: Sequence[Hit], successors: Mapping[str, str], query: str) -> set[str]:
-    """The documents :func:`prefer_current` moves behind the rest."""
     present = {h.chunk.doc_id for h in hits}
     years = set(re.findall(r"\b(?:19|20)\d{2}\b", query))
-    return {h.chunk.doc_id for h in hits
-            if successors.get(h.chunk.doc_id) in present and h.chunk.date[:4] not in years}
 
+    def stale(hit: Hit) -> bool:
+        successor = successors.get(hit.chunk.doc_id)
+        return successor in present and hit.chunk.date[:4] not in years
 
-def demotion(kb: SearchableKB, query: str, hits: Sequence[Hit], asked: str = "") -> Callable[[Hit], bool]:
-    """Whether one of ``hits`` is what :func:`prefer_current`, :func:`demote_other_periods` or
-    :func:`demote_unnamed_siblings` move behind the rest."""
-    stale = superseded(hits, getattr(kb, "successors", {}), query)
-    other_period = {h.chunk.chunk_id for h, flag in zip(hits, contradictions(query, [h.chunk for h in hits]),
-                                                        strict=True) if flag}
-    siblings = unnamed_siblings(kb, query, hits, asked)
-    return lambda h: h.chunk.doc_id in stale or h.chunk.chunk_id in other_period or h.chunk.title in siblings
-
-
-def firsts_left_out(lists: Sequence[Sequence[Hit]], pool: Sequence[Hit], demoted: Callable[[Hit], bool] = lambda h: False
-                    ) -> list[Hit]:
-    """Each retriever's first hit that fusion left out of the reranker's pool: a chunk that one query's keywords
-    (often the rewrite's) put first can lose the fused vote to chunks that every list half-likes, and only the
-    reranker, reading its sentences, can tell which answers. One the pool's own rules would move behind the rest
-    (``demoted``: an outdated version, another period, an unnamed sibling) is not let back in this way."""
-    kept = {h.chunk.chunk_id for h in pool}
-    extra: list[Hit] = []
-    for hits in lists:
-        if hits and hits[0].chunk.chunk_id not in kept and not demoted(hits[0]):
-            kept.add(hits[0].chunk.chunk_id)
-            extra.append(hits[0])
-    return extra
+    return [h for h in hits if not stale(h)] + [h for h in hits if stale(h)]
 
 
 def with_other_pages(hits: Sequence[Hit], ranked: Sequence[Hit]) -> list[Hit]:
@@ -368,7 +336,7 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     original question is always searched too, so a poor rewrite cannot lose what the
     question itself finds. Each query runs both retrievers (``candidates`` each), RRF
     fuses all the lists, and the reranker (default: ``rerank.default_reranker()``) re-orders the fused
-    ``top_n``, with each list's first hit that fusion left out (:func:`firsts_left_out`), to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
+    ``top_n`` to keep ``top_k`` — after chunks whose titles name another period than the query, or that come
     from a sibling of the document the query names, have been moved behind the rest
     (:func:`demote_other_periods`, :func:`demote_unnamed_siblings`; ``asked``, the question behind an agent's
     query, names the document when the query does not).
@@ -406,7 +374,6 @@ def search(kb: SearchableKB, query: str, user_id: str, *, rewrite: bool = True, 
     if rerank and fused:
         with _timed(timings, "rerank"):
             pool = demote_unnamed_siblings(kb, query, demote_other_periods(query, fused), asked)[:top_n]
-            pool += firsts_left_out(lists, pool, demotion(kb, query, [*fused, *(h[0] for h in lists if h)], asked))
             reranked = (reranker or default_reranker()).rerank(query, pool)
         run.stages["rerank input"], run.stages["reranked"] = pool, reranked
         run.hits = reranked[:top_k]

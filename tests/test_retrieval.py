@@ -16,12 +16,10 @@ from ragcourse.retrieval import (
     SearchRun,
     clean_query,
     demote_unnamed_siblings,
-    firsts_left_out,
     keyword_search,
     prefer_current,
     rrf,
     search,
-    superseded,
     vector_search,
     weighted_fusion,
     with_other_pages,
@@ -245,10 +243,6 @@ def test_the_newer_version_wins_unless_the_old_year_is_asked_for() -> None:
     assert asked == ["policy-2023", "memo", "policy-2024"]
     alone = [h.chunk.doc_id for h in prefer_current([old, other], successors, "remote days")]
     assert alone == ["policy-2023", "memo"]  # the successor is not a candidate (e.g. not readable): keep the old
-    # the same rule keeps a retriever's first choice from the old version out of the reranker's pool
-    heads = firsts_left_out([[old], [other]], [new], lambda h: h.chunk.doc_id in superseded(
-        [new, old, other], successors, "remote days per week"))
-    assert [h.chunk.doc_id for h in heads] == ["memo"]
 
 
 def _sibling_kb() -> SimpleNamespace:
@@ -289,16 +283,3 @@ def test_a_query_that_names_its_document_by_one_word_is_not_steered_by_the_quest
     hits = [Hit(c, 1.0) for c in sorted(kb.chunks.values(), key=lambda c: c.doc_id != "passenger")]
     asked = "Harbour Line Cargo or Passenger: which takes bookings later, and by how long?"
     assert demote_unnamed_siblings(kb, "passenger bookings until", hits, asked) == hits
-
-
-def test_each_retrievers_first_choice_reaches_the_reranker():
-    """A rewrite's keywords put the budget line first, but the fused vote favours chunks every list half-likes."""
-    lists = [[hit("plan:004", 9.0, "bm25:2", 1), hit("plan:001", 5.0, "bm25:2", 2)],
-             [hit("news:002", 0.8, "vector", 1), hit("plan:001", 0.7, "vector", 2)],
-             []]
-    pool = [hit("news:002", 0.05, "rrf", 1), hit("plan:001", 0.04, "rrf", 2)]
-    assert [h.chunk.chunk_id for h in firsts_left_out(lists, pool)] == ["plan:004"]
-    assert firsts_left_out(lists, [*pool, lists[0][0]]) == []
-    outdated = firsts_left_out(lists, pool, lambda h: h.chunk.doc_id == "plan")  # (a superseded plan stays behind)
-    assert outdated == []
-
