@@ -3176,3 +3176,14 @@ def test_a_weekday_in_the_question_is_a_time_the_rule_answers_not_a_name_it_must
     chosen = select("I am the new volunteer at the bakery. My green badge, will it open the bakery on a Saturday morning "
                     "or is it only in the week?", sentences_of([block]))
     assert [s.sentence.text[:22] for s in chosen] == ["Volunteer badges are g"]
+
+
+def test_the_forgiving_rules_stay_narrow_in_other_wordings():
+    from ragcourse.offline.answering import _ASKS_PERMISSION
+    from ragcourse.offline.framing import without_remarks
+    from ragcourse.offline.text import related_forms
+
+    assert correct("can u fit a U-bend under the Grade U sink?") == "can you fit a U-bend under the Grade U sink?"
+    assert "(not including VAT)" in without_remarks("What does a crate of tiles cost (not including VAT)?")
+    assert not _ASKS_PERMISSION.search("What was the approved budget of $5M for the harbour?")
+    assert "labor" not in related_forms("lab") and "renew" in related_forms("renewal")

@@ -83,7 +83,8 @@ RULE_BONUS = 0.15
 #: A question asking whether a stated case is allowed, or who must approve it.
 _ASKS_PERMISSION = re.compile(r"\b(?:can|may|could)\s+(?:i|we|you|they|he|she|someone|somebody|my|our|the|an?)\b|\ballowed\b|"
                               r"\bpermitted\b|\benough\b|\bwho\s+(?:has|needs|must|have)\s+to\b|\bsign\w*\s+(?:\w+\s+)?off\b|"
-                              r"\bapprov\w*|\bdo(?:es)?\s+(?:i|we|she|he|they)\s+(?:still\s+)?(?:get|need|qualify)\b", re.I)
+                              r"\bneeds?\s+(?:\w+\s+)?approval\b|\bapprove (?:that|this|it)\b|"  # (not "the approved budget")
+                              r"\bdo(?:es)?\s+(?:i|we|she|he|they)\s+(?:still\s+)?(?:get|need|qualify)\b", re.I)
 _ASKS_CAUSE = re.compile(r"\b(why|reasons?|caus\w*|drove|drive|drivers?|driven|explain\w*|factors?|behind|"
                          r"(?<=what )(?:dragged|pushed|pulled|held|weighed|hurt|helped|boosted|lifted|made|led))\b", re.I)
 GIVES_CAUSE = re.compile(r"\b(because|due to|caus\w*|reasons?|driv\w*|drove|result(?:ed)? (?:of|from)|led to|"

@@ -170,8 +170,10 @@ _CLOSING = re.compile(r"\?\s+(?:so\s+)?(?:could|can|would) you (?:please\s+)?(?:
                       r"clarify|explain|summari[sz]e)\b[^?.]{0,40}[?.]\s*$", re.I)
 
 
-#: "(no Veltrix in this one)", "(not the tender, just a normal order)": an aside naming what the question is not about.
-_NOT_ABOUT = re.compile(r"\s*\((?:no|not|without|nothing to do with)\b[^()]*\)", re.I)
+#: "(no Veltrix in this one)", "(no tender, no competitor involved)": an aside naming what the question is not about
+#: (not "(not including VAT)", which says what to count).
+_NOT_ABOUT = re.compile(r"\s*\((?:(?:no|not)\s[^()]*\b(?:involved|in this one|this time|here|at all)|(?:nothing to do with|"
+                        r"not about)\s[^()]*)\)", re.I)
 
 
 def listed_asks(text: str) -> str:

@@ -59,7 +59,9 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "specs": "specifications", "hq": "headquarters", "nps": "Net Promoter Score",
                  "csat": "customer satisfaction", "qoq": "quarter-on-quarter", "sla": "service level agreement",
                  "lds": "liquidated damages", "wfh": "work from home", "pto": "paid time off", "infra": "infrastructure",
-                 "hw": "hardware", "sw": "software", "mtg": "meeting", "msa": "master agreement", "u": "you", "ur": "your"}
+                 "mtg": "meeting", "msa": "master agreement", "u": "you", "ur": "your"}
+#: Short forms read in full only as typed in lower case and standing alone: chat's "can u", not "a U-bend" or "Grade U".
+_LOWER_ONLY = frozenset({"u", "ur"})
 
 
 #: Short forms that also name a version or a reference when a label follows: "rev B", "spec 2.1", "ref ORD-881".
@@ -85,7 +87,8 @@ def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
     text = spell_out(text)
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
-        text, m.end()) else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
+        text, m.end()) or m[1].lower() in _LOWER_ONLY and (not m[1].islower() or text[m.end():m.end() + 1] in "-'’")
+        else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
     text = re.sub(r"\bno\.\s+of\b", "number of", text, flags=re.I)  # "max no. of devices"
     text = re.sub(r"\bw/o(?=\s)", "without", re.sub(r"\bw/(?=\s)", "with", text, flags=re.I), flags=re.I)  # chat's "w/"
     # "the cap went up, right?": a tag after a statement asks for agreement, not a question of its own ("is that

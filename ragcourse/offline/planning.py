@@ -154,7 +154,8 @@ _IN_MILLIONS = re.compile(r"\bin\s+(?:\$\s?m|\$?\s?millions?|m\$)\b|\$M\b", re.I
 _BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
 #: "price per meter", "what did they pay per LX-200", "the unit price": an amount shared out over the units.
-_PER_UNIT = re.compile(r"\bper\s+(?!(?:cent|annum|year|quarter|month|week|day|hour|night|person|head)\b)[A-Za-z][\w-]*|"
+_PER_UNIT = re.compile(r"\bper\s+(?!(?:cent|annum|year|quarter|month|week|day|hour|night|person|head|the|our|your|their|"
+                       r"its|a|an)\b)[A-Za-z][\w-]*|"
                        r"\bunit (?:price|cost)\b", re.I)
 _ASKS_VALUE = re.compile(r"\b(?:value|amount|worth|revenue|spend|spent|dollars?|\$)\b", re.I)
 _LISTS_CAUSES = re.compile(r"\b(?:causes|reasons|drivers|factors) (?:were|are|included?)\s+(.+?)[.:]?$", re.I)

@@ -244,15 +244,19 @@ def terms(text: str) -> list[str]:
 
 
 #: Derivational endings a stem may carry beyond a related one: "pay" and "payment", "deliv" and "deliveri" (delivered,
-#: delivery), "renew" and "renewal". Only these, and only after three letters, so "term" is no "termin".
+#: delivery), "renew" and "renewal". Only these, so "term" is no "termin"; a short ending only after a root of four
+#: letters or more, so "lab" is no "labor".
 _DERIVED = ("ment", "ments", "eri", "er", "or", "abl", "al", "ion", "ing", "iti", "i")
 
 
 @lru_cache(maxsize=16384)
 def related_forms(term: str) -> frozenset[str]:
     """The stem and the stems of words derived from the same root by one ending of :data:`_DERIVED` (either way)."""
-    forms = {term, *(term + end for end in _DERIVED)}
-    forms |= {term[:-len(end)] for end in _DERIVED if term.endswith(end) and len(term) - len(end) >= 3}
+    def allowed(root: str, end: str) -> bool:
+        return len(root) >= (3 if len(end) >= 3 else 4)
+
+    forms = {term, *(term + end for end in _DERIVED if allowed(term, end))}
+    forms |= {term[:-len(end)] for end in _DERIVED if term.endswith(end) and allowed(term[:-len(end)], end)}
     return frozenset(forms)
 
 
