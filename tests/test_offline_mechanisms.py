@@ -3187,3 +3187,56 @@ def test_the_forgiving_rules_stay_narrow_in_other_wordings():
     assert "(not including VAT)" in without_remarks("What does a crate of tiles cost (not including VAT)?")
     assert not _ASKS_PERMISSION.search("What was the approved budget of $5M for the harbour?")
     assert "labor" not in related_forms("lab") and "renew" in related_forms("renewal")
+
+
+_OVEN_WEB = ("[brava.html] Brava launches the K7 deck oven\nThe Brava K7 deck oven lists at £10,400 per unit.\n\n"
+             "[rates.html] Reference rates — 2023 — Quarter-end rates\n| pair | 31 Mar 2023 | 30 Jun 2023 |\n"
+             "|---|---|---|\n| GBP/USD | 1.2350 | 1.2700 |\n| USD/JPY | 133.10 | 144.50 |")
+_OVEN_DOCS = ("[ovens.md] Oven price list 2023\nThe Hestia H2 deck oven has a list price of $14,900. Distributors "
+              "offer the Brava K7 at around $13,500.")
+
+
+def _oven_run(question: str) -> tuple[list, Any]:
+    observed: list[tuple[str, dict, str]] = []
+    tools = [SEARCH, WEB, CALCULATOR]
+    decision = decide(conversation(question, observed), tools)
+    while decision.tool_calls and len(observed) < 12:
+        observed += [(name, args, _OVEN_WEB if name == "web_lookup" else _OVEN_DOCS if name == "find_docs" else
+                      f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), tools)
+    return observed, decision
+
+
+def test_an_amount_in_another_currency_is_converted_at_the_rate_the_question_names():
+    question = ("Take the Brava K7 list price in pounds, convert it at the 30 Jun 2023 GBP/USD reference rate and tell "
+                "me how many percent cheaper it is than our Hestia H2 list price.")
+    q = analyse(question)
+    assert q.sides == ("Brava K7", "Hestia H2") and q.subject == "list price" and q.operation == "percent change"
+    assert q.conversion and q.conversion.rate == "30 Jun 2023 GBP/USD reference rate" and q.conversion.source == "GBP"
+    observed, decision = _oven_run(question)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
+        "10400 * 1.2700", "((10400 * 1.2700) - 14900) / 14900 * 100"]  # the pound price, not the dealers' dollars
+    assert decision.content.startswith("£10,400 at the GBP/USD rate of 30 Jun 2023 (1.2700) is $13,208.00")
+    assert "-11.4%" in decision.content and "[rates.html]" in decision.content and "[brava.html]" in decision.content
+
+
+def test_a_rate_is_read_from_the_column_of_the_date_asked_and_divides_the_other_way_round():
+    from ragcourse.offline.currency import Conversion, find_rate
+    from ragcourse.offline.messages import parse_blocks
+
+    blocks = parse_blocks(_OVEN_WEB)
+    march = find_rate(blocks, "GBP", "USD", Conversion("GBP/USD rate of 31 March 2023", "USD"))
+    assert march and (march.written, march.column, march.operator) == ("1.2350", "31 Mar 2023", "*")
+    yen = find_rate(blocks, "JPY", "USD", Conversion("USD/JPY rate of 30 June 2023", "USD"))
+    assert yen and (yen.written, yen.operator) == ("144.50", "/")  # yen per dollar: divide to get dollars
+    assert find_rate(blocks, "GBP", "USD", Conversion("GBP/USD rate of 31 December 2023", "USD")) is None
+
+
+@pytest.mark.parametrize("question", [
+    "Do the school's fees rise at the same rate as last year?",
+    "Is the invoice taxed at the standard VAT rate?",
+    "What did the ferry charge at the winter rate in 2023?",
+    "Do late invoices bear interest at the central bank reference rate plus 8 points?",
+])
+def test_a_rate_that_is_no_exchange_rate_asks_for_no_conversion(question):
+    assert analyse(question).conversion is None

@@ -68,6 +68,26 @@ class SummedQuantity(Quantity):
         return f"({' + '.join(p.plain for p in self.parts)})"
 
 
+@dataclass(frozen=True)
+class ConvertedQuantity(Quantity):
+    """An amount in another currency at a published rate ("€3,990 × 1.0389 = $4,145.21"): the calculator converts
+    it inside the comparison's expression. ``parts`` are the amount and the rate, each cited from its own passage."""
+
+    parts: tuple[Quantity, ...] = ()
+    operator: str = "*"
+    rate_name: str = ""  # "the EUR/USD rate of 31 Dec 2024"
+
+    @property
+    def plain(self) -> str:
+        amount, rate = self.parts
+        return f"({amount.plain} {self.operator} {rate.text})"
+
+    @property
+    def conversion(self) -> str:
+        """The conversion alone, for the calculator: "3990 * 1.0389"."""
+        return self.plain[1:-1]
+
+
 def summed(side: str, parts: list[Quantity]) -> SummedQuantity:
     """The months' quantities of ``side`` added up, written in their own unit and precision."""
     decimals = max(len(p.plain.partition(".")[2]) for p in parts)

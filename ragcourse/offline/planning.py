@@ -49,11 +49,13 @@ from .answering import (
     sentences_of,
     speaks_of,
 )
+from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
 from .lexicon import COUNT_WORD, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
+    ConvertedQuantity,
     Quantity,
     calculation_result,
     compose,
@@ -297,6 +299,11 @@ class Policy:
             self.question_text))  # (not even without the name: nobody's records hold it)
         if web and (q.public or unknown):
             planned.append((web, text_arguments(web, q.query)))
+        rates = web or search
+        if q.conversion and rates:  # a rate is published on its own page: looked up by its own words, and so is
+            # a price in another currency, often only on its maker's page (the thing priced in it is named first)
+            planned.append((rates, text_arguments(rates, q.conversion.rate)))
+            planned += [(web, text_arguments(web, q.side_query(side, q.subject))) for side in q.sides[:1] if web]
         if not planned and search:
             planned.append((search, text_arguments(search, q.query or q.text)))
         return planned
@@ -325,7 +332,45 @@ class Policy:
         if extreme and not any(find_periods(side) for side in self.q.sides):  # "the top temperature of each": a
             found |= {side: end for side in self.q.sides  # thing's range, not a period's figure
                       if (end := range_end(side, measure or self.q.subject, blocks, extreme))}
-        return {side: quantity for side, quantity in found.items() if quantity}
+        found = {side: quantity for side, quantity in found.items() if quantity}
+        return self._converted(found, measure or self.q.subject, blocks) if self.q.conversion else found
+
+    def _converted(self, found: dict[str, Quantity], measure: str, blocks: list[Block]) -> dict[str, Quantity]:
+        """Two sides' amounts in two currencies, when the question asks for a conversion: the one not in the wanted
+        currency (the rate's second: "EUR/USD" gives dollars) converted at the rate the question names, read from a
+        table of rates in the passages; unchanged when no such rate was found. The side the question says is priced
+        in the other currency ("the VX-9's list price in euros") takes its amount as written in that currency."""
+        conversion = self.q.conversion
+        said = mentions(self.question_text, conversion.source) if conversion and conversion.source else []
+        placed = {side: self.question_text.lower().find(side.lower()) for side in self.q.sides}
+        placed = {side: at for side, at in placed.items() if at >= 0}
+        if said and placed:
+            side = min(placed, key=lambda s: min(abs(placed[s] - at) for at in said))
+            stating = [Block(b.label, b.title, " ".join(s.text for s in sentences_of([b]) if any(
+                currency_of(m[0]) == conversion.source for m in numbers(s.text)))) for b in blocks]
+            written = find_quantity(side, measure, [b for b in stating if b.text], self._unlike(side), "")
+            found = {**found, side: written} if written else found
+        currencies = {side: currency_of(x.text) for side, x in found.items()}
+        if not conversion or conversion.target not in currencies.values() or len(set(currencies.values()) - {""}) != 2:
+            return found
+        converted = dict(found)
+        for side, amount in found.items():
+            currency = currencies[side]
+            rate = find_rate(blocks, currency, conversion.target, conversion) if currency not in ("", conversion.target) \
+                else None
+            if not rate:
+                continue
+            table = [s for s in sentences_of(blocks) if s.label == rate.label]
+            source = next((s for s in table if rate.written in s.text), table[0] if table else amount.sentence)
+            factor = Quantity(side, rate.written, float(rate.written), "", source)
+            value = amount.value / factor.value if rate.inverted else amount.value * factor.value
+            sign = "÷" if rate.inverted else "×"
+            written = f"{symbol_of(conversion.target)}{value:,.2f}"
+            converted[side] = ConvertedQuantity(
+                side, f"{amount.text} {sign} {rate.written} = {written}", value,
+                "$" if conversion.target == "USD" else "", amount.sentence, (amount, factor), rate.operator,
+                f"the {rate.pair} rate of {rate.column}")
+        return converted
 
     @staticmethod
     def _monthly(side: str, measure: str, blocks: list[Block], unit: str | None) -> Quantity | None:
@@ -957,7 +1002,9 @@ class Policy:
         replaced = self.change_expression() if calculator and not pair and _OLD_AND_NEW.search(q.text) else None
         if replaced:  # "how much more is it now vs the old one-off amount?": one sentence gives both
             return [(calculator, text_arguments(calculator, replaced))]
-        planned = [
+        planned = [(calculator, text_arguments(calculator, x.conversion)) for quantities in measured.values()
+                   for x in quantities.values() if calculator and isinstance(x, ConvertedQuantity)]  # shown first
+        planned += [
             (calculator, text_arguments(calculator, expression)) for measure, quantities in measured.items()
             if calculator and (expression := self._for_measure(measure).calculation(quantities))]
         planned += [(calculator, text_arguments(calculator, expression)) for expression, _, _ in self.side_rates.values()
@@ -979,7 +1026,9 @@ class Policy:
         done = {c.key for c in self.calls}
         first = [(t, a) for t, a in self._first_round() if f"{t.name}:{canonical_json(a)}" not in done]
         if first:  # a calculation whose numbers are already found need not wait for the remaining searches
-            ready = [(t, a) for t, a in self._next_steps() if t.role == "calculator"] if self.calls else []
+            # (a conversion waits for its rate, which a later search of this round may bring)
+            ready = [(t, a) for t, a in self._next_steps() if t.role == "calculator"] if self.calls \
+                and not self.q.conversion else []
             return first + [(t, a) for t, a in ready if f"{t.name}:{canonical_json(a)}" not in done]
         second = self._second_round()
         return [(t, a) for t, a in second if f"{t.name}:{canonical_json(a)}" not in done]
@@ -1208,6 +1257,12 @@ class Policy:
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""
+        converted = next((x for quantities in measured.values() for x in quantities.values()
+                          if isinstance(x, ConvertedQuantity) and x.conversion == call.text), None)
+        if converted and calculation_result(call.result or ""):  # "€3,990 at the EUR/USD rate of 31 Dec 2024 ..."
+            amount, rate = converted.parts
+            return (f"{amount.text} at {converted.rate_name} ({rate.text}) is {converted.text.rsplit(' = ', 1)[1]} "
+                    f"({call.result.strip()}).")
         measure, quantities = next(((m, qs) for m, qs in measured.items()
                                     if self._for_measure(m).calculation(qs) == call.text), (self.q.subject, {}))
         own = self._for_measure(measure)

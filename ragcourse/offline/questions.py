@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
+from .currency import Conversion, compared_in, conversion_asked
 from .dates import (
     anchor_relative,
     attach_years,
@@ -318,6 +319,7 @@ class Question:
     extreme: str = ""           # "top temperature", "go colder": which end of a stated range is asked ("max", "min")
     owner: str = ""             # whose thing "their contract" asks about, named by the scene before the question
     aside: str = ""             # terms of names the framing gives that are not asked about ("For Ann's 9am": ann)
+    conversion: Conversion | None = None  # the rate an amount in another currency is converted at, when asked
 
     def __str__(self) -> str:
         return self.describe()
@@ -330,7 +332,8 @@ class Question:
                 ("operation", " | ".join(self.operations) or self.operation or "-"), ("answer", self.answer_type),
                 ("searches", " | ".join(self.searches()))]
         rows += [(name, value) for name, value in (("reasons", "yes" if self.cause else ""), ("source", self.source),
-                 ("whose", self.owner), ("orders tool", "yes" if self.orders else ""), ("web", "yes" if self.public else "")) if value]
+                 ("whose", self.owner), ("orders tool", "yes" if self.orders else ""), ("web", "yes" if self.public else ""),
+                 ("converts at", self.conversion.rate if self.conversion else "")) if value]
         return "\n".join(f"{name:>13}: {value}" for name, value in rows)
 
     @property
@@ -1137,7 +1140,7 @@ def _reviewed(text: str, question: str) -> str:
 
 def analyse(question: str, today: date | None = None) -> Question:
     """Break ``question`` down into sides, subject, parts, causes, the operation and other systems."""
-    question = _FORMULA.sub(r"\1, \2 as a share of \3", correct(question))
+    question, conversion = conversion_asked(_FORMULA.sub(r"\1, \2 as a share of \3", correct(question)))
     question = re.sub(r"\bper (the|our|your|their|its)\b", r"according to \1", question, flags=re.I)  # not a rate
     question = anchor_relative(question)
     # ("last quarter vs the quarter before": the one before is anchored once "last quarter" has a date)
@@ -1324,11 +1327,15 @@ def analyse(question: str, today: date | None = None) -> Question:
     if operation == "sum" and (spelled_out or monthly and _COMPARISON.search(text)):  # "add up Oct, Nov and Dec and
         operation = "difference"  # compare with Jul-Sep", "Q4 vs Q3, summing the months: the Q4 total and the
         # decline?": each side is a sum, and the sides are compared
+    compared = compared_in(f"{context} {text}".strip(), conversion) if conversion else None
+    if compared:  # "the VX-9's price in euros ... how far below our LX-200's is it": two priced things, one measure
+        (sides, subject), measures, operations = compared, (), ()
+        operation = "percent change" if _PERCENT.search(f"{context} {text}") else operation or "difference"
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
         qualifiers=qualifiers, measures=measures, operations=operations,
-        direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text)) and operation == "percent change", total=total,
+        direction=_direction(text), percent=bool(_PERCENT.search(text) or _CHANGE_AS_SHARE.search(text) or compared and _PERCENT.search(context)) and operation == "percent change", total=total,
         amount=bool(_AMOUNT.search(text)),
         parts=parts,
         orders=asks_orders(asked_clauses), public=bool(_PUBLIC.search(text) or _PUBLISHED.search(question)),
@@ -1342,5 +1349,5 @@ def analyse(question: str, today: date | None = None) -> Question:
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
             text, (_PORTION,)) if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
-        else "", aside=aside)
+        else "", aside=aside, conversion=conversion)
     return replace(analysed, answer_type=_answer_type(analysed))
