@@ -175,6 +175,15 @@ def test_a_status_asked_about_is_no_filter_on_the_orders():
     assert order_arguments(tool, question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
 
 
+def test_an_order_id_names_the_record_so_its_status_and_dates_filter_nothing():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = _orders_tool("open, shipped, delayed, delivered")
+    tool.properties["order_id"] = {"type": "string", "description": "An order id such as 'BK-0042'."}
+    assert order_arguments(tool, "Which courier shipped Bloom Florists' order BK-0193 last week, and was it delayed?",
+                           date(2024, 2, 5)) == {"customer": "Bloom Florists", "order_id": "BK-0193"}
+
+
 def test_a_named_period_becomes_the_date_range_and_listed_amounts_are_totalled():
     question = "What was the total value of the orders Orlo Cycles placed in the third quarter of 2023?"
     orders = {"type": "function", "function": {
@@ -3240,3 +3249,30 @@ def test_a_rate_is_read_from_the_column_of_the_date_asked_and_divides_the_other_
 ])
 def test_a_rate_that_is_no_exchange_rate_asks_for_no_conversion(question):
     assert analyse(question).conversion is None
+
+
+def test_two_years_offered_as_the_choice_are_the_sides():
+    q = analyse("Which bakery price list charges more for a rye loaf, the 2021 or the 2022 edition, and by how much?")
+    assert q.sides == ("2021", "2022") and q.operation == "difference"
+    assert analyse("Which school term had more pupils in 2021, or did it stay flat?").sides == ()
+
+
+def test_a_later_part_that_names_its_own_contract_is_searched_by_its_own_words():
+    orders = {"type": "function", "function": {
+        "name": "track_orders", "description": "Look up customer orders and shipments.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"},
+            "order_id": {"type": "string", "description": "An order id such as 'BK-0042'."}}}}}
+    question = ("Which courier delivered Bloom Florists' order BK-0193, and did it arrive within the lead time Bloom "
+                "Florists' supply contract sets?")
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), [SEARCH, orders])
+    while decision.tool_calls and len(observed) < 8:
+        observed += [(name, args, "- BK-0193 · Bloom Florists · placed 2024-01-02 · delivered by Petal Express on "
+                      "2024-01-20" if name == "track_orders" else "[C1] Supply contract — Bloom Florists\nEach "
+                      "delivery arrives with a lead time of 3 weeks from the order.") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), [SEARCH, orders])
+    assert observed[0][:2] == ("track_orders", {"customer": "Bloom Florists", "order_id": "BK-0193"})
+    searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
+    assert any("lead time" in query and "courier" not in query for query in searched)  # the part's own words
+    assert "lead time of 3 weeks" in decision.content and "Petal Express" in decision.content

@@ -217,6 +217,10 @@ def _is_valve(text: str) -> bool:
     return any(valve in text for valve in VALVES)
 
 
+#: A document a part names as its source: "their contract", "the travel policy", "the manual".
+_NAMES_DOCUMENT = re.compile(rf"\b{AGREEMENT_WORD}s?\b|\b(?:policy|policies|manual|handbook|guide|checklist)\b", re.I)
+
+
 def _question(messages: list[dict[str, Any]]) -> tuple[int, str]:
     """The index and text of the user's question: the last user message that is not a valve notice."""
     for index in range(len(messages) - 1, -1, -1):
@@ -281,8 +285,12 @@ class Policy:
             planned += [(search, text_arguments(search, query)) for query in affected_side(self.question_text)]
         elif search:  # a part not about orders ("... of the volume in their agreement") is in the documents
             customer = customer_name(self.question_text)
-            searched = [(search, text_arguments(search, f"{customer} {part}".strip())) for part in q.parts
-                        if not asks_orders([part])]
+            # "... and did it arrive within the lead time their contract sets?": the order is in the records, and a
+            # part that names a document asks what the document says too, by the part's own words
+            searched = [(search, text_arguments(search, part if customer and customer.lower() in part.lower() else
+                                                f"{customer} {part}".strip())) for part in q.parts
+                        if not asks_orders([part]) or _NAMES_DOCUMENT.search(part) and (
+                            part in q.referring or not any(r in part for r in q.referring))]
             planned += searched
             if q.operation == "share" and not searched:
                 # "what percentage of the contract value is that?": the whole the records are a share of is written

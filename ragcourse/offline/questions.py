@@ -898,6 +898,8 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     if not (_COMPARISON.search(main) or OPERATIONS["share"].search(main)
             or (_AMOUNT.search(main) and len(periods) >= 2)):
         offered = _alternatives(main)  # "which bakery sold more, North Street or Harbor Lane?"
+        if len(offered) < 2 and len(periods) == 2 and _WHICH_SIDE.search(main) and _offered_periods(main, periods):
+            return [p.text for p in periods]  # "which policy pays more, the 2023 or the 2024 one?"
         return offered if len(offered) >= 2 and (_ASKS_CHOICE.search(main)) else []
     if len(periods) >= 2:
         return [p.text for p in periods]
@@ -910,6 +912,13 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
                 re.search(r"\b(?:new|newer|latest|current|now)\b", side, re.I) for side in named)):  # 2023
         return ["now", periods[0].text]
     return named
+
+
+def _offered_periods(main: str, periods: list[Period]) -> bool:
+    """Whether two periods are offered as a choice, with "or" between them: "the 2023 or the 2024 version"."""
+    first, second = (main.find(p.text) for p in periods)
+    return 0 <= first < second and bool(re.fullmatch(r"\W*(?:the\s+)?(?:\w+\s+){0,2}?or\s+(?:the\s+)?",
+                                                      main[first + len(periods[0].text):second], re.I))
 
 
 _COMPARES = re.compile(r"\b(?:compar\w*|than|vs\.?|versus|between|differ\w*)\b", re.I)

@@ -266,6 +266,9 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
     args: dict[str, Any] = {}
     id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
     record_id = _record_id(tool.properties[id_key], question, codes) if id_key else ""
+    # an order's id names the one record: its status and dates are what is asked ("which carrier shipped order X?"),
+    # never a filter that could leave it out
+    span = None if record_id else span
     for key, schema in tool.properties.items():
         words = f"{key} {schema.get('description', '')}".lower()
         kind = schema.get("type", "string")
@@ -282,7 +285,7 @@ def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, 
             args[key] = span[1].isoformat()
         elif span and kind == "integer" and "day" in words:
             args[key] = (today - span[0]).days if today else 7
-        elif re.search(r"status|state", key, re.I) and (value := _status(schema, question)):
+        elif re.search(r"status|state", key, re.I) and not record_id and (value := _status(schema, question)):
             args[key] = value
         elif re.search(r"query|question|text|description", key, re.I):
             args[key] = question
