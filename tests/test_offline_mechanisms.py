@@ -3276,3 +3276,10 @@ def test_a_later_part_that_names_its_own_contract_is_searched_by_its_own_words()
     searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
     assert any("lead time" in query and "courier" not in query for query in searched)  # the part's own words
     assert "lead time of 3 weeks" in decision.content and "Petal Express" in decision.content
+
+
+def test_a_clause_held_against_a_named_standard_is_searched_in_the_standard_too():
+    q = analyse("Do the payment terms in the Harbor Lane lease match the standard position in our leasing playbook?")
+    assert "Harbor Lane lease payment terms" in q.searches()
+    assert any(query.endswith("payment terms") and ("playbook" in query or "standard position" in query)
+               for query in q.searches())
