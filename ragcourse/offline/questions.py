@@ -160,7 +160,7 @@ _AGAINST_STANDARD = re.compile(r"\b(?:flag(?:ged|s)?|amber|non-?standard|depart\
                                r"positions?|(?:against|vs\.?|versus|under|per|by)\s+(?:the\s+|our\s+|legal['’]?s?\s+)*"
                                r"(?:\w+\s+)?(?:checklist|playbook|standards?))\b", re.I)
 #: The standard an agreement is held against, by its name: "the contract checklist", "Legal's checklist", "our playbook".
-_STANDARD = re.compile(r"\b(?:[\w-]+\s+){0,2}(?:checklist|playbook)\b|\bstandard positions?\b", re.I)
+_STANDARD = re.compile(r"\b(?:checklist|playbook|standard position)", re.I)
 #: The words that call a document an agreement.
 AGREEMENT_WORD = r"(?:contract|agreement|msa|framework|deal|charter|lease|terms and conditions)"
 #: The agreement a review is about: "the Sable Rail contract", "Oakridge's framework agreement", "the agreement with
@@ -392,7 +392,7 @@ class Question:
             named = [a for a, cues in _ASPECT_WORDS.items() if set(terms(cues)) & set(terms(self.text))] or REVIEW_ASPECTS
             asked = [p for p in self.parts[1:] if not _REVIEW.search(p) and not _AGAINST_STANDARD.search(p)]
             standard = _STANDARD.search(self.text)  # "against the contract checklist": what the standard says of
-            held = [f"{key_phrase(standard[0])} {aspect}" for aspect in named if standard and named != REVIEW_ASPECTS]
+            held = [f"{standard[0].lower()} {aspect}" for aspect in named if standard and named != REVIEW_ASPECTS]
             return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect}".split()))
                                                      for aspect in named),  # and what else it asks of the agreement
                                        *(f"{self.reviewed} {part}" for part in asked), *held]))  # each named clause
