@@ -3286,3 +3286,14 @@ def test_a_clause_held_against_a_named_standard_is_searched_in_the_standard_too(
     assert "Harbor Lane lease payment terms" in q.searches()
     assert any(query.endswith("payment terms") and ("playbook" in query or "standard position" in query)
                for query in q.searches())
+
+
+def test_the_new_one_against_a_dated_one_is_now_against_that_year_and_a_replacement_gives_both():
+    question = "By what percentage is the new uniform allowance larger than the one in the 2021 staff handbook?"
+    assert analyse(question).sides == ("now", "2021")
+    passages = ("[H1] Staff handbook 2021 — Uniforms\nStaff receive a one-off uniform allowance of $120.\n\n"
+                "[H2] Staff handbook 2022 — Uniforms\nThe one-off $120 uniform allowance of the 2021 handbook is "
+                "replaced by an allowance of $150 per year.")
+    observed, decision = _run_with_calculator(question, lambda query: passages)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["(150 - 120) / 120 * 100"]
+    assert decision.content.startswith("From $120 to $150 is a change of $30, or 25%")

@@ -432,6 +432,9 @@ class Policy:
             return None  # one number found for two sides: it cannot be both
         if len({quantities[s].unit for s in sides}) > 1:
             return None  # "$250,000" and "12 months" are not two values of one thing
+        if "now" in sides and self.change_pair and quantities["now"].value == number_value(self.change_pair[1]):
+            return None  # "the new allowance vs 2023's" read the old value for now: the sentence that replaces the old
+            # value gives the new one
         periods = [find_periods(s)[:1] for s in sides]
         if self.q.choice or all(periods) and any(_within(a[0], b[0]) for a in periods for b in periods if a != b):
             # "which month had more": the larger minus the smaller answers "by how much"
@@ -1007,7 +1010,8 @@ class Policy:
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
-        replaced = self.change_expression() if calculator and not pair and _OLD_AND_NEW.search(q.text) else None
+        replaced = self.change_expression() if calculator and not pair and (
+            _OLD_AND_NEW.search(q.text) or "now" in q.sides) else None  # ("the new X vs the one in 2023": now too)
         if replaced:  # "how much more is it now vs the old one-off amount?": one sentence gives both
             return [(calculator, text_arguments(calculator, replaced))]
         planned = [(calculator, text_arguments(calculator, x.conversion)) for quantities in measured.values()

@@ -199,6 +199,10 @@ _NOW_WORD = re.compile(r"\bnow\b", re.I)
 #: "the new policy ... the old 2023 one": the new side is the present one when the other is called old.
 _NEW_AND_OLD = re.compile(r"\b(?:new|newer|latest|current)\b.*\b(?:old|older|previous|former|prior)\b|"
                           r"\b(?:old|older|previous|former|prior)\b.*\b(?:new|newer|latest|current)\b", re.I)
+#: "the new X ... than the one in the 2023 policy", "the 2023 cap vs the new one": the new side is the present one.
+_NEW_AGAINST_DATED = re.compile(r"\b(?:new|newer|latest)\b[^?;]*\b(?:than|compared (?:with|to)|vs\.?|versus|against)\b"
+                                r"[^?;]*\b(?:19|20)\d{2}\b|\b(?:19|20)\d{2}\b[^?;]*\b(?:than|compared (?:with|to)|vs\.?|"
+                                r"versus|against)\s+(?:the|our)\s+(?:new|newer|latest)\b", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
                      r"internet|web|online|state (?:insurance|department|agency)|"
@@ -915,6 +919,8 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
             not named or sum(bool(find_periods(side)) for side in named) == 1 and not any(  # the old 2023 one": now vs
                 re.search(r"\b(?:new|newer|latest|current|now)\b", side, re.I) for side in named)):  # 2023
         return ["now", periods[0].text]
+    if len(periods) == 1 and not named and not replaced and _NEW_AGAINST_DATED.search(text or main):
+        return ["now", periods[0].text]  # "how much larger is the new allowance than the one in the 2023 policy?"
     return named
 
 
