@@ -3260,21 +3260,30 @@ def test_two_years_offered_as_the_choice_are_the_sides():
     assert analyse("Which school term had more pupils in 2021, or did it stay flat?").sides == ()
 
 
+ORDERS_BY_ID = {"type": "function", "function": {
+    "name": "track_orders", "description": "Look up customer orders and shipments.",
+    "parameters": {"type": "object", "properties": {
+        "customer": {"type": "string"}, "product": {"type": "string"},
+        "order_id": {"type": "string", "description": "An order id such as 'BK-0042'."}}}}}
+
+
+def test_a_document_part_of_an_orders_question_is_searched_with_the_customer_and_the_product():
+    question = "How many RB-40 boxes has Bloom Florists ordered, and what share of the quantity in its contract is that?"
+    calls = decide(conversation(question, []), [SEARCH, ORDERS_BY_ID]).tool_calls
+    assert calls[0] == ("track_orders", {"customer": "Bloom Florists", "product": "RB-40"})
+    assert any(name == "find_docs" and args["query"].startswith("Bloom Florists RB-40 ") for name, args in calls[1:])
+
+
 def test_a_later_part_that_names_its_own_contract_is_searched_by_its_own_words():
-    orders = {"type": "function", "function": {
-        "name": "track_orders", "description": "Look up customer orders and shipments.",
-        "parameters": {"type": "object", "properties": {
-            "customer": {"type": "string"},
-            "order_id": {"type": "string", "description": "An order id such as 'BK-0042'."}}}}}
     question = ("Which courier delivered Bloom Florists' order BK-0193, and did it arrive within the lead time Bloom "
                 "Florists' supply contract sets?")
     observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, orders])
+    decision = decide(conversation(question, observed), [SEARCH, ORDERS_BY_ID])
     while decision.tool_calls and len(observed) < 8:
         observed += [(name, args, "- BK-0193 · Bloom Florists · placed 2024-01-02 · delivered by Petal Express on "
                       "2024-01-20" if name == "track_orders" else "[C1] Supply contract — Bloom Florists\nEach "
                       "delivery arrives with a lead time of 3 weeks from the order.") for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, orders])
+        decision = decide(conversation(question, observed), [SEARCH, ORDERS_BY_ID])
     assert observed[0][:2] == ("track_orders", {"customer": "Bloom Florists", "order_id": "BK-0193"})
     searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
     assert any("lead time" in query and "courier" not in query for query in searched)  # the part's own words
@@ -3297,3 +3306,18 @@ def test_the_new_one_against_a_dated_one_is_now_against_that_year_and_a_replacem
     observed, decision = _run_with_calculator(question, lambda query: passages)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["(150 - 120) / 120 * 100"]
     assert decision.content.startswith("From $120 to $150 is a change of $30, or 25%")
+
+
+def test_a_records_unit_price_is_held_against_the_price_the_documents_give():
+    question = "How far below the current RB-40 list price was the unit price on Bloom Florists' order BK-0193, in percent?"
+    tools = [SEARCH, ORDERS_BY_ID, CALCULATOR]
+    observed: list[tuple[str, dict, str]] = []
+    decision = decide(conversation(question, observed), tools)
+    while decision.tool_calls and len(observed) < 8:
+        observed += [(name, args, "- BK-0193 · Bloom Florists · placed 2024-01-02 · 40 × RB-40 · $1,800.00 · "
+                      "delivered" if name == "track_orders" else "[P1] Price list 2024\nThe RB-40 list price rises "
+                      "from $48 to $50 per box, and the TB-20 list price stays at $30." if name == "find_docs" else
+                      f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), tools)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["(1800 / 40 - 50) / 50 * 100"]
+    assert decision.content.startswith("$1,800 for 40 × RB-40, per unit against $50 [P1]: -10%")

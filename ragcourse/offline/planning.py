@@ -52,7 +52,7 @@ from .answering import (
 from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
-from .lexicon import COUNT_WORD, number_word, similarity, spoken_numbers
+from .lexicon import COUNT_WORD, MONEY_MEASURES, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     ConvertedQuantity,
@@ -122,6 +122,11 @@ _WHEN_WHERE = re.compile(r"(?:^|[,;:?—–-]\s*|\band\s+)(when|where|until when
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
+#: "how far below the current list price", "higher than the contract price": what a figure is held against.
+_COMPARAND = re.compile(r"\b(?:than|below|above|under|over|vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+|our\s+)?"
+                        r"(?P<other>[^,?;.]+?)(?=\s+(?:was|is|were|are|did|does|do)\b|[,?;.]|$)", re.I)
+#: Words that say a price is today's: "the current list price".
+_NOW_WORDS = re.compile(r"(?:current|new|latest|today'?s|present)$", re.I)
 #: "$499,800.00" in a listed record: what it cost.
 _LISTED_AMOUNT = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 #: "that code", "which code was it": the earlier answer meant is a code, which mixes letters and digits ("AG-115").
@@ -202,6 +207,10 @@ class Records:
             return f"The listed records come to {self.listed}, {result}% of {self.other}{cited} ({calculation})."
         if self.kind == "per unit":
             return f"{self.listed} comes to ${result} per {self.other} ({calculation})."
+        if self.kind == "against":  # "$801,540 for 183 × LX-200, per unit against $5,459 [list.md]: -19.8%"
+            cited = f" [{self.source.label}]" if self.source else ""
+            unit = "%" if calculation.rstrip().split("=")[0].strip().endswith("* 100") else ""
+            return f"{self.listed}, per unit against {self.other}{cited}: {result}{unit} ({calculation})."
         return f"The listed records add up to {self.listed} ({calculation})."
 
 
@@ -219,6 +228,12 @@ def _is_valve(text: str) -> bool:
 
 #: A document a part names as its source: "their contract", "the travel policy", "the manual".
 _NAMES_DOCUMENT = re.compile(rf"\b{AGREEMENT_WORD}s?\b|\b(?:policy|policies|manual|handbook|guide|checklist)\b", re.I)
+
+
+def _with_names(query: str, *names: str) -> str:
+    """The query with each name it does not already hold put first: "Sable Rail PX-7 share of the contract"."""
+    missing = [name for name in names if name and name.lower() not in query.lower()]
+    return " ".join([*missing, query])
 
 
 def _question(messages: list[dict[str, Any]]) -> tuple[int, str]:
@@ -285,13 +300,18 @@ class Policy:
             planned += [(search, text_arguments(search, query)) for query in affected_side(self.question_text)]
         elif search:  # a part not about orders ("... of the volume in their agreement") is in the documents
             customer = customer_name(self.question_text)
+            # (with the customer's name and the product the records were asked for: "what share of the quantity in
+            # its contract?" is the quantity of that product in that customer's contract)
+            product = next((str(v) for k, v in order_arguments(orders, self.question_text, self.today).items()
+                            if re.search(r"product|item|sku|model", k, re.I)), "") if orders else ""
             # "... and did it arrive within the lead time their contract sets?": the order is in the records, and a
             # part that names a document asks what the document says too, by the part's own words
-            searched = [(search, text_arguments(search, part if customer and customer.lower() in part.lower() else
-                                                f"{customer} {part}".strip())) for part in q.parts
+            searched = [(search, text_arguments(search, _with_names(part, customer, product))) for part in q.parts
                         if not asks_orders([part]) or _NAMES_DOCUMENT.search(part) and (
                             part in q.referring or not any(r in part for r in q.referring))]
             planned += searched
+            if self.comparand and not searched:  # "... below the current list price": the price is in the documents
+                planned.append((search, text_arguments(search, self.comparand)))
             if q.operation == "share" and not searched:
                 # "what percentage of the contract value is that?": the whole the records are a share of is written
                 # in the documents, even when every part also speaks of the orders
@@ -699,7 +719,16 @@ class Policy:
         items = self.listed_items()
         units = [(number_value(m[1]), m[2]) for item in items if (m := _LISTED_UNITS.search(item))]
         amounts = [number_value(m[1]) for item in items if (m := _LISTED_AMOUNT.search(item))]
-        if self.q.operation == "ratio" and _PER_UNIT.search(self.q.text) and len(items) == len(units) == len(amounts) == 1:
+        one = len(items) == len(units) == len(amounts) == 1
+        against = self._documented_price() if one and _PER_UNIT.search(self.q.text) else None
+        if against:  # "how far below the current list price was the unit price on that order, in percent?"
+            value, written, sentence = against
+            per_unit = f"{plain_number(amounts[0])} / {plain_number(units[0][0])}"
+            expression = f"({per_unit} - {plain_number(value)}) / {plain_number(value)} * 100" if self.q.percent \
+                else f"{per_unit} - {plain_number(value)}"
+            return Records("against", expression, f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}",
+                           written, sentence)
+        if self.q.operation == "ratio" and _PER_UNIT.search(self.q.text) and one:
             # "what's the price per meter on that order?": the one record's amount over its units
             return Records("per unit", f"{plain_number(amounts[0])} / {plain_number(units[0][0])}",
                            f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}", units[0][1])
@@ -724,6 +753,28 @@ class Policy:
         if len(items) > 1 and asks_quantity(self.q.text):
             return Records("sum", " + ".join(plain_number(v) for v in values), listed)
         return None
+
+    @property
+    def comparand(self) -> str:
+        """What a question holds a record's figure against ("how far below the current list price was the unit price
+        on that order?": "current list price"), when it names a price of the documents; else ""."""
+        m = _COMPARAND.search(self.q.text)
+        return key_phrase(m["other"]) if m and self.q.orders and MONEY_MEASURES & set(terms(m["other"])) else ""
+
+    def _documented_price(self) -> tuple[float, str, Sentence] | None:
+        """The documents' price the comparand names, read from the searches so far: the dollar amount whose own
+        stretch of its sentence shares most of the comparand's words (the new one of a "from $X to $Y" change)."""
+        search = self.tools.get("search")
+        blocks = [b for c in self.calls if search and c.name == search.name and c.result for b in parse_blocks(c.result)]
+        named = " ".join(w for w in self.comparand.split() if anchors(w) and not find_periods(w))  # "RB-40"
+        measure = " ".join(w for w in self.comparand.split() if w not in named.split() and not _NOW_WORDS.match(w))
+        found = find_quantity(named, measure, blocks, unit="$") if named and measure else None
+        if not found or found.unit != "$":
+            return None
+        change = from_to(found.sentence.text)  # "rises from $48 to $50": the current price is the new one
+        if change and number_value(change[1]) == found.value:
+            return number_value(change[0]), change[0], found.sentence
+        return found.value, found.text, found.sentence
 
     def _whole_of_records(self, product: str) -> tuple[float, str, Sentence] | None:
         """The documents' figure the listed records are a share of: the quantity written before the product
@@ -997,8 +1048,10 @@ class Policy:
             if calculator:
                 changed = self.change_expression() if q.amount or q.operation in ("percent change", "difference") \
                     else None  # "how many months shorter than the old limit?": "from 36 to 24 months"
-                records = self.records
-                expression = changed or (records.expression if records else None) or (
+                records = self.records  # (a record's unit price against a documented price before that price's
+                # own change: "list price from $48 to $50")
+                held = records.expression if records and records.kind == "against" else None
+                expression = held or changed or (records.expression if records else None) or (
                     self.share_expression() if q.operation == "share" else self.portion[2] if self.portion
                     else self.rate_expression() or self.listed_total())
             counting = self.counting_search() if calculator and search and not expression else ""

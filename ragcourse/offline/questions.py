@@ -586,7 +586,9 @@ def _named_sides(clause: str) -> list[str]:
     if versus and all(len(side.split()) <= 4 for side in versus):  # "contracts: Brightwater vs Sable Rail, which ..."
         return versus
     codes = [_with_brand(clause, m) for m in re.finditer(r"\b[A-Za-z]+-?\d[\w-]*\b", clause) if anchors(m[0])
-             and not find_periods(m[0])]  # "Q4" is a period, not a product
+             and not find_periods(m[0])  # "Q4" is a period, not a product, and "order BK-0193" a record's id
+             and not re.search(r"\b(?:order|shipment|invoice|ticket|case)\s+(?:no\.?\s+|number\s+|#\s*)?$",
+                               clause[:m.start()], re.I)]
     if len(set(codes)) >= 2:
         return list(dict.fromkeys(codes))
     first = clause.split()[0] if clause.split() else ""
