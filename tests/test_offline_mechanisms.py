@@ -3321,3 +3321,13 @@ def test_a_records_unit_price_is_held_against_the_price_the_documents_give():
         decision = decide(conversation(question, observed), tools)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["(1800 / 40 - 50) / 50 * 100"]
     assert decision.content.startswith("$1,800 for 40 × RB-40, per unit against $50 [P1]: -10%")
+
+
+@pytest.mark.parametrize(("question", "sides", "measure"), [
+    ("What does the Pell Street bakery charge for a rye loaf? Is that more or less than Harbor Lane charges, and by "
+     "how much?", ("Pell Street", "Harbor Lane"), "bakery charge rye loaf"),
+    ("How many pupils does Elm School have, and is that more than Oak School?", ("Elm School", "Oak School"), "pupils"),
+])
+def test_a_figure_asked_and_then_held_against_another_name_compares_the_two(question, sides, measure):
+    q = analyse(question)
+    assert (q.sides, q.subject, q.operation) == (sides, measure, "difference")

@@ -926,6 +926,30 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     return named
 
 
+#: "What does A pay for X? Is that more or less than B pays, and by how much?": a figure asked, then held against
+#: another's ("... and is that more than B?").
+_THAT_THAN = re.compile(rf"^(?P<first>.+?)(?:\?\s*|,?\s+and\s+)(?:is|was|are|were)\s+(?:that|this|it)\s+(?:\w+\s+)?"
+                        rf"(?:{_COMPARATIVES})(?:\s+or\s+(?:{_COMPARATIVES}))?\s+than\s+(?:what\s+|that\s+of\s+)?"
+                        rf"(?P<other>[^,?.;]+?)(?:\s+(?:pays|charges|gets|has|gives|offers|does|receives|earns|costs|"
+                        rf"sets|allows))?\s*(?:[,?.;]|$)", re.I)
+
+
+def _held_against(text: str) -> tuple[list[str], str] | None:
+    """For "What does Halvorsen pay per gateway? Is that more or less than Brightwater pays?": the two named sides
+    (the first name the first ask gives, and the one after "than") and the measure (the first ask without its
+    name); ``None`` for any other form."""
+    m = _THAT_THAN.match(text)
+    if not m:
+        return None
+    first = m["first"]
+    names = [n for n in _CLAUSE_NAME.findall(first) if not find_periods(n)]
+    other = key_phrase(m["other"])
+    if not names or not other or len(other.split()) > 4:
+        return None
+    measure = " ".join(w for w in key_phrase(first).split() if w not in names[0].split())
+    return ([names[0], other], measure) if measure else None
+
+
 def _offered_periods(main: str, periods: list[Period]) -> bool:
     """Whether two periods are offered as a choice, with "or" between them: "the 2023 or the 2024 version"."""
     first, second = (main.find(p.text) for p in periods)
@@ -1348,6 +1372,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     if operation == "sum" and (spelled_out or monthly and _COMPARISON.search(text)):  # "add up Oct, Nov and Dec and
         operation = "difference"  # compare with Jul-Sep", "Q4 vs Q3, summing the months: the Q4 total and the
         # decline?": each side is a sum, and the sides are compared
+    held_against = _held_against(f"{context} {text}".strip()) if not sides else None
+    if held_against:  # "What does A pay for X? Is that more or less than B pays?": A and B, on the first ask's measure
+        (sides, subject), measures, operations = held_against, (), ()
+        operation = "percent change" if _PERCENT.search(text) else "difference"
     compared = compared_in(f"{context} {text}".strip(), conversion) if conversion else None
     if compared:  # "the VX-9's price in euros ... how far below our LX-200's is it": two priced things, one measure
         (sides, subject), measures, operations = compared, (), ()
