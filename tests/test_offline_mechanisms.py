@@ -3331,3 +3331,16 @@ def test_a_records_unit_price_is_held_against_the_price_the_documents_give():
 def test_a_figure_asked_and_then_held_against_another_name_compares_the_two(question, sides, measure):
     q = analyse(question)
     assert (q.sides, q.subject, q.operation) == (sides, measure, "difference")
+
+
+def test_which_of_two_names_changed_more_between_two_periods_works_out_each_change():
+    question = "From Q1 to Q2 2022, which shop grew its bread sales faster in percent, Pell Street or Harbor Lane?"
+    q = analyse(question)
+    assert (q.sides, q.across) == (("Q1 2022", "Q2 2022"), ("Pell Street", "Harbor Lane"))
+    reports = {"Q1": "[S1] Shop sales Q1 2022\nIn Q1 2022 Pell Street sold bread worth $40,000 and Harbor Lane $50,000.",
+               "Q2": "[S2] Shop sales Q2 2022\nIn Q2 2022 Pell Street sold bread worth $46,000 and Harbor Lane $52,000."}
+    observed, decision = _run_with_calculator(question, lambda query: reports[query[:2]])
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
+        "(46000 - 40000) / 40000 * 100", "(52000 - 50000) / 50000 * 100"]
+    assert decision.content.startswith("Pell Street rose more: 15.0% against 4.0% for Harbor Lane. Pell Street: from "
+                                       "$40,000 (Q1 2022) to $46,000 (Q2 2022), a change of 15%")

@@ -125,6 +125,9 @@ _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 #: "how far below the current list price", "higher than the contract price": what a figure is held against.
 _COMPARAND = re.compile(r"\b(?:than|below|above|under|over|vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+|our\s+)?"
                         r"(?P<other>[^,?;.]+?)(?=\s+(?:was|is|were|are|did|does|do)\b|[,?;.]|$)", re.I)
+#: A question about a fall: "which region took the harder hit", "lost more", "dropped further".
+_FALL = re.compile(r"\b(?:fell|fall|falls|drop\w*|declin\w*|lost|lose|loses|hit|shr[iau]nk\w*|decreas\w*|down|slump\w*|"
+                   r"worse)\b", re.I)
 #: Words that say a price is today's: "the current list price".
 _NOW_WORDS = re.compile(r"(?:current|new|latest|today'?s|present)$", re.I)
 #: "$499,800.00" in a listed record: what it cost.
@@ -424,6 +427,52 @@ class Policy:
         own.__dict__ = {k: v for k, v in self.__dict__.items() if not isinstance(getattr(Policy, k, None), cached_property)}
         own.q = replace(self.q, operation=operation, percent=operation == "percent change")
         return own
+
+    def across_pairs(self) -> dict[str, tuple[Quantity, Quantity]]:
+        """For "which region fell more between Sep and Dec, A or B?": each name's number in the earlier and in the
+        later period, for the names both were found for (a name in the measure binds its clause's number)."""
+        if not self.q.across:
+            return {}
+        earlier, later = sorted(self.q.sides, key=lambda side: find_periods(side)[0].sort_key())
+        pairs = {}
+        for name in self.q.across:
+            found = [find_quantity(side, f"{name} {self.q.subject}", self._passage_blocks, self._unlike(side))
+                     for side in (earlier, later)]
+            if found[0] and found[1] and found[0].unit == found[1].unit and found[0].sentence.text != found[1].sentence.text:
+                pairs[name] = (found[0], found[1])
+        return pairs
+
+    def across_expressions(self) -> dict[str, str]:
+        """Each name's change between the two periods, for the calculator (in percent when asked so)."""
+        return {name: f"({b.plain} - {a.plain}) / {a.plain} * 100" if self.q.percent else f"{b.plain} - {a.plain}"
+                for name, (a, b) in self.across_pairs().items()}
+
+    def _across_lines(self, call: Call) -> str:
+        """One name's change in words: "Northern Europe: from $3.9M (September 2024) to $2.6M (December 2024), a
+        change of -33.3% (...) [a.md] [b.md]"."""
+        name = next(n for n, e in self.across_expressions().items() if e == call.text)
+        a, b = self.across_pairs()[name]
+        result = _grouped(_rounded(calculation_result(call.result or ""), 1 if self.q.percent else 2))
+        unit = "%" if self.q.percent else ""
+        labels = " ".join(f"[{label}]" for label in dict.fromkeys((a.sentence.label, b.sentence.label)))
+        return (f"{name}: from {a.text} ({a.side}) to {b.text} ({b.side}), a change of {result}{unit} "
+                f"({call.result.strip()}) {labels}.")
+
+    def _across_verdict(self) -> list[str]:
+        """Which name changed more, once each name's change is worked out: the larger fall when the question asks
+        about a drop, else the larger rise."""
+        expressions = self.across_expressions()
+        done = {c.text: _value(calculation_result(c.result or "")) for c in self.calls
+                if c.text in expressions.values() and calculation_result(c.result or "")}
+        changes = {name: done[e] for name, e in expressions.items() if e in done}
+        if len(changes) < 2:
+            return []
+        falling = bool(_FALL.search(self.q.text))
+        ranked = sorted(changes, key=lambda n: changes[n], reverse=not falling)
+        unit = "%" if self.q.percent else ""
+        word = "fell more" if falling else "rose more"
+        first, second = ranked[0], ranked[1]
+        return [f"{first} {word}: {changes[first]:,.1f}{unit} against {changes[second]:,.1f}{unit} for {second}."]
 
     def measured_quantities(self) -> dict[str, dict[str, Quantity]]:
         """For each measure the question compares, the number found for each side."""
@@ -1061,6 +1110,9 @@ class Policy:
         done = {c.key for c in self.calls}
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined
+        if q.across:  # each name's change between the periods, worked out one by one
+            return [(calculator, text_arguments(calculator, e)) for e in self.across_expressions().values()] \
+                if calculator else []
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
         replaced = self.change_expression() if calculator and not pair and (
@@ -1148,7 +1200,7 @@ class Policy:
                     c.name == call.name and c.result and not _lists_nothing(c.result) for c in self.calls)):
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
-        lead += self._referent_line(sentences) + self._calendar_lines(sentences)
+        lead = self._across_verdict() + lead + self._referent_line(sentences) + self._calendar_lines(sentences)
         sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered]
         plain = not (lead or q.comparison or q.cause)
@@ -1322,6 +1374,8 @@ class Policy:
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
         """The calculation in words, for the measure whose numbers it used."""
+        if call.text in self.across_expressions().values() and calculation_result(call.result or ""):
+            return self._across_lines(call)
         converted = next((x for quantities in measured.values() for x in quantities.values()
                           if isinstance(x, ConvertedQuantity) and x.conversion == call.text), None)
         if converted and calculation_result(call.result or ""):  # "€3,990 at the EUR/USD rate of 31 Dec 2024 ..."

@@ -67,7 +67,7 @@ from .framing import (
     unframed,
     without_remarks,
 )
-from .lexicon import closest, correct, dimension, one_word_per_measure, same_measure
+from .lexicon import MONEY_MEASURES, PERCENT_MEASURES, closest, correct, dimension, one_word_per_measure, same_measure
 from .text import (
     MONTHS,
     NUMBER,
@@ -326,6 +326,7 @@ class Question:
     owner: str = ""             # whose thing "their contract" asks about, named by the scene before the question
     aside: str = ""             # terms of names the framing gives that are not asked about ("For Ann's 9am": ann)
     conversion: Conversion | None = None  # the rate an amount in another currency is converted at, when asked
+    across: tuple[str, ...] = ()  # names each measured over the sides' periods, then compared ("which region fell more")
 
     def __str__(self) -> str:
         return self.describe()
@@ -401,6 +402,8 @@ class Question:
                                                      for aspect in named),  # and what else it asks of the agreement
                                        *(f"{self.reviewed} {part}" for part in asked), *held]))  # each named clause
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
+        if self.across:  # "which region fell more between Sep and Dec": each name in each period
+            queries = [f"{side} {name} {self.subject}" for name in self.across for side in self.sides]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
         if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces")
@@ -934,6 +937,24 @@ _THAT_THAN = re.compile(rf"^(?P<first>.+?)(?:\?\s*|,?\s+and\s+)(?:is|was|are|wer
                         rf"sets|allows))?\s*(?:[,?.;]|$)", re.I)
 
 
+def _across(text: str, sides: list[str]) -> list[str]:
+    """For "Between September and December, which region fell harder, Northern Europe or Continental Europe?": the
+    names offered as the choice, each measured in both periods (the sides); else nothing."""
+    if len(sides) != 2 or not all(find_periods(side) for side in sides) or not _ASKS_CHOICE.search(text):
+        return []
+    offered = _alternatives(text)
+    return offered if len(offered) == 2 and not any(find_periods(name) for name in offered) else []
+
+
+def _measure_of(subject: str, names: list[str]) -> str:
+    """The measure of a subject that also holds the compared names and the verbs around them ("took harder hit
+    Northern Europe Continental booking" → "booking"): its words that name a money or percentage measure."""
+    named = {t for name in names for t in terms(name)}
+    kept = [w for w in subject.split() if not set(terms(w)) & named]
+    measures = [w for w in kept if set(terms(w)) & (MONEY_MEASURES | PERCENT_MEASURES)]
+    return " ".join(measures or kept) or subject
+
+
 def _held_against(text: str) -> tuple[list[str], str] | None:
     """For "What does Halvorsen pay per gateway? Is that more or less than Brightwater pays?": the two named sides
     (the first name the first ask gives, and the one after "than") and the measure (the first ask without its
@@ -1372,6 +1393,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if operation == "sum" and (spelled_out or monthly and _COMPARISON.search(text)):  # "add up Oct, Nov and Dec and
         operation = "difference"  # compare with Jul-Sep", "Q4 vs Q3, summing the months: the Q4 total and the
         # decline?": each side is a sum, and the sides are compared
+    across = _across(text, sides)
+    if across:  # "Between Sep and Dec, which region fell more, A or B?": each name's change, then compared
+        subject = _measure_of(subject, across)
     held_against = _held_against(f"{context} {text}".strip()) if not sides else None
     if held_against:  # "What does A pay for X? Is that more or less than B pays?": A and B, on the first ask's measure
         (sides, subject), measures, operations = held_against, (), ()
@@ -1398,5 +1422,5 @@ def analyse(question: str, today: date | None = None) -> Question:
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
             text, (_PORTION,)) if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
-        else "", aside=aside, conversion=conversion)
+        else "", aside=aside, conversion=conversion, across=tuple(across))
     return replace(analysed, answer_type=_answer_type(analysed))
