@@ -3208,12 +3208,13 @@ _OVEN_DOCS = ("[ovens.md] Oven price list 2023\nThe Hestia H2 deck oven has a li
               "offer the Brava K7 at around $13,500.")
 
 
-def _oven_run(question: str) -> tuple[list, Any]:
+def _oven_run(question: str, docs: str = _OVEN_DOCS, web: str = _OVEN_WEB) -> tuple[list, Any]:
+    """Run the policy with a document search, a web search and the calculator until it answers."""
     observed: list[tuple[str, dict, str]] = []
     tools = [SEARCH, WEB, CALCULATOR]
     decision = decide(conversation(question, observed), tools)
     while decision.tool_calls and len(observed) < 12:
-        observed += [(name, args, _OVEN_WEB if name == "web_lookup" else _OVEN_DOCS if name == "find_docs" else
+        observed += [(name, args, web if name == "web_lookup" else docs if name == "find_docs" else
                       f"{args['expression']} = {evaluate(args['expression'])}") for name, args in decision.tool_calls]
         decision = decide(conversation(question, observed), tools)
     return observed, decision
@@ -3344,3 +3345,17 @@ def test_which_of_two_names_changed_more_between_two_periods_works_out_each_chan
         "(46000 - 40000) / 40000 * 100", "(52000 - 50000) / 50000 * 100"]
     assert decision.content.startswith("Pell Street rose more: 15.0% against 4.0% for Harbor Lane. Pell Street: from "
                                        "$40,000 (Q1 2022) to $46,000 (Q2 2022), a change of 15%")
+
+
+def test_two_named_documents_each_answer_for_themselves_on_the_same_thing():
+    question = ("Our bakery runs KX-5 ovens in a high-risk zone. Will the cleaning interval in our KX-5 manual still "
+                "be enough once the new Food Safety Board hygiene rule applies?")
+    assert [source for source, _ in analyse(question).sources] == ["KX-5 manual", "new Food Safety Board hygiene rule"]
+    docs = ("[M1] KX-5 Oven Manual — Maintenance\nClean the steam unit every 6 months. The door seal lasts about "
+            "3 years. Keep the manual near the oven.")
+    web = ("[R1] Food Safety Board hygiene rule 2025 — Intervals\nFrom 1 March 2025 steam units in bakeries must be "
+           "cleaned at least every 6 months. In high-risk zones the maximum interval is 3 months. The Board meets "
+           "twice a year.")
+    _, decision = _oven_run(question, docs, web)
+    assert "Clean the steam unit every 6 months [M1]" in decision.content
+    assert "In high-risk zones the maximum interval is 3 months [R1]" in decision.content

@@ -330,6 +330,8 @@ class Policy:
             self.question_text))  # (not even without the name: nobody's records hold it)
         if web and (q.public or unknown):
             planned.append((web, text_arguments(web, q.query)))
+            # ("the new EMSB rule": a document not ours, named by the question, may be public)
+            planned += [(web, text_arguments(web, query)) for query, ours in q.source_queries() if not ours]
         rates = web or search
         if q.conversion and rates:  # a rate is published on its own page: looked up by its own words, and so is
             # a price in another currency, often only on its maker's page (the thing priced in it is named first)
@@ -473,6 +475,28 @@ class Policy:
         word = "fell more" if falling else "rose more"
         first, second = ranked[0], ranked[1]
         return [f"{first} {word}: {changes[first]:,.1f}{unit} against {changes[second]:,.1f}{unit} for {second}."]
+
+    def source_sentences(self) -> list[Sentence]:
+        """For a question that names two documents ("will the interval our manual recommends still be enough once
+        the new EMSB rule applies?"): from each document's passages, the two sentences closest to the question
+        (with a number first when it asks for one). Each document speaks for itself: a regulator's rule names no
+        product of ours, so the question's codes are asked only of our own documents' passages."""
+        codes = {a for a in anchors(self.q.text) if not find_periods(a)}
+        chosen: list[Sentence] = []
+        for source, ours in sorted(self.q.sources, key=lambda s: not s[1]):  # ours first: the others are read
+            # for what they say of the same thing (a sentence sharing words with ours: "every 24 months")
+            words = set(terms(source)) - {"new", "old", "current", "latest"}
+            blocks = [b for b in self._passage_blocks
+                      if 2 * len(words & set(terms(f"{b.title} {b.label.replace('-', ' ')}"))) >= len(words)]
+            named = [b for b in blocks if codes and codes <= anchors(f"{b.title} {b.text}")]
+            blocks = named if ours and named else blocks
+            scored = [s for s in score(self.question_text, sentences_of(blocks)) if s.topical and s.sentence.text
+                      not in {c.text for c in chosen}]  # (the whole question: its scene says which case applies)
+            said = {t for c in chosen for t in c.terms} - set(terms(self.question_text))
+            scored.sort(key=lambda s: (not (self.q.answer_type != "fact" or numbers(s.sentence.text)),
+                                       -s.score - 0.1 * len(said & s.sentence.terms)))
+            chosen += [s.sentence for s in scored[:2]]
+        return chosen
 
     def measured_quantities(self) -> dict[str, dict[str, Quantity]]:
         """For each measure the question compares, the number found for each side."""
@@ -1170,6 +1194,8 @@ class Policy:
                     # answered by its reasons: the figures only set the scene)
                     missing.append(query)
         sentences += self.change_sentences(side_queries, {s.text for s in sentences})
+        from_sources = self.source_sentences()
+        sentences += from_sources
         complete = q.comparison and all(len(quantities) == len(q.sides) for quantities in measured.values())
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         for call in self.calls:
@@ -1202,7 +1228,7 @@ class Policy:
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
         lead = self._across_verdict() + lead + self._referent_line(sentences) + self._calendar_lines(sentences)
         sentences += self._operand_sentences(sentences)
-        missing = [m for m in missing if m not in answered]
+        missing = [m for m in missing if m not in answered and not from_sources]  # (each named document answered)
         plain = not (lead or q.comparison or q.cause)
         focuses = [asked_focus(q.text)] if plain and len(q.parts) < 2 else [  # each part's own, for several
             asked_focus(clause) for part in q.parts if plain and (clause := asked_clause(q.text, part))]

@@ -327,6 +327,7 @@ class Question:
     aside: str = ""             # terms of names the framing gives that are not asked about ("For Ann's 9am": ann)
     conversion: Conversion | None = None  # the rate an amount in another currency is converted at, when asked
     across: tuple[str, ...] = ()  # names each measured over the sides' periods, then compared ("which region fell more")
+    sources: tuple[tuple[str, bool], ...] = ()  # two documents it names as where to look, each with whether it is ours
 
     def __str__(self) -> str:
         return self.describe()
@@ -389,6 +390,12 @@ class Question:
         words = [period_phrase(list(latest)), self.subject, change, self.source]
         return "reasons for the " + " ".join(w for w in words if w)
 
+    def source_queries(self) -> list[tuple[str, bool]]:
+        """For a question that names two documents ("is the interval in our manual enough under the new EMSB rule?"):
+        a search in each, by the document's words and the question's others, with whether the document is ours."""
+        rest = [w for w in self.query.split() if not any(w in source.split() for source, _ in self.sources)]
+        return [(" ".join(dict.fromkeys([*source.split(), *rest])), ours) for source, ours in self.sources]
+
     def searches(self) -> list[str]:
         """The searches that need no earlier result: the sides, or one per part, plus the reasons if known."""
         if self.bridge:
@@ -404,6 +411,7 @@ class Question:
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.across:  # "which region fell more between Sep and Dec": each name in each period
             queries = [f"{side} {name} {self.subject}" for name in self.across for side in self.sides]
+        queries += [query for query, _ in self.source_queries()]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
         if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces")
@@ -971,6 +979,23 @@ def _held_against(text: str) -> tuple[list[str], str] | None:
     return ([names[0], other], measure) if measure else None
 
 
+#: The kinds of document a question may name as where to look.
+_SOURCE_NOUN = (r"(?:manual|handbook|guide|policy|rule|regulation|directive|checklist|report|survey|study|article|"
+                r"announcement|press release|review|faq|minutes|memo|paper|post-?mortem)")
+#: "our LX-200 manual", "the new EMSB calibration rule", "the outside industry survey", "Legal's checklist".
+_NAMED_SOURCE = re.compile(rf"(?:\b(the|our|their|its|[A-Z][\w-]*['’]s?)\s+|^)((?:(?!(?:in|of|on|at|by|to|for|from|with|our|the|their|its|and|or)\s)[\w/-]+\s+){{0,5}}?{_SOURCE_NOUN}s?)\b"
+                           rf"(?!\s+{_SOURCE_NOUN})", re.I)
+
+
+def named_sources(text: str) -> tuple[tuple[str, bool], ...]:
+    """The documents a question names as where to look, when it names two or more ("does the interval our manual
+    recommends meet the new EMSB rule?"): each with whether it is our own ("our manual") or may be public."""
+    found = {key_phrase(m[2]): (m[1] or "").lower() in ("our", "its") for m in _NAMED_SOURCE.finditer(text)}
+    found = {phrase: ours for phrase, ours in found.items() if phrase and not any(  # ("the rule" after "the new
+        phrase != other and f" {phrase.lower()} " in f" {other.lower()} " for other in found)}  # EMSB rule": the same)
+    return tuple(found.items()) if len(found) >= 2 else ()
+
+
 def _offered_periods(main: str, periods: list[Period]) -> bool:
     """Whether two periods are offered as a choice, with "or" between them: "the 2023 or the 2024 version"."""
     first, second = (main.find(p.text) for p in periods)
@@ -1422,5 +1447,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
             text, (_PORTION,)) if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
-        else "", aside=aside, conversion=conversion, across=tuple(across))
+        else "", aside=aside, conversion=conversion, across=tuple(across),
+        sources=() if len(sides) >= 2 or _REVIEW.search(text) or _AGAINST_STANDARD.search(text)
+        else named_sources(f"{context} {text}".strip()))
     return replace(analysed, answer_type=_answer_type(analysed))
