@@ -3359,3 +3359,17 @@ def test_two_named_documents_each_answer_for_themselves_on_the_same_thing():
     _, decision = _oven_run(question, docs, web)
     assert "Clean the steam unit every 6 months [M1]" in decision.content
     assert "In high-risk zones the maximum interval is 3 months [R1]" in decision.content
+
+
+def test_two_things_added_up_are_each_found_and_a_table_of_them_is_counted():
+    question = "How many rest days do the annual rest days and the harbour feast days add up to in 2026?"
+    q = analyse(question)
+    assert (q.sides, q.operation) == (("annual rest days", "harbour feast days"), "sum")
+    assert analyse("Tell me the total if you add my rest days to the harbour feast days.").sides == (
+        "rest days", "harbour feast days")
+    docs = "[P1] Crew rules — Rest\nEvery deckhand receives 20 annual rest days per year."
+    web = ("[W1] Harbour feast days 2026\n| date | feast |\n|---|---|\n| 3 March 2026 | Net Day |\n"
+           "| 9 June 2026 | Tide Day |\n| 1 October 2026 | Lantern Day |")
+    observed, decision = _oven_run(question, docs, web)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"][-1:] == ["20 + 3"]
+    assert decision.content.startswith("The total of annual rest days (20) and harbour feast days (3 days) is 23")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .messages import Block
+from .messages import Block, tables
 
 #: What a written amount's currency is: "€3,990", "EUR 150", "150 euros", "$5,459", "£20".
 _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
@@ -151,21 +151,6 @@ def _calendar(text: str) -> tuple[set[str], set[str]]:
     return {d.lstrip("0") for d in days}, months
 
 
-def _tables(block: Block) -> list[list[list[str]]]:
-    """The tables of a passage's text, each a list of rows of cells (the heading row first)."""
-    tables: list[list[list[str]]] = []
-    current: list[list[str]] = []
-    for line in [*block.text.splitlines(), ""]:
-        if line.strip().startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
-                current.append(cells)
-        elif current:
-            tables.append(current)
-            current = []
-    return tables
-
-
 def find_rate(blocks: Sequence[Block], source: str, target: str, conversion: Conversion) -> Rate | None:
     """The rate converting ``source`` into ``target`` on the date (or in the month) the question names, read from a
     table of the passages; the table's last column when the question names no date; ``None`` when no table lists
@@ -173,7 +158,7 @@ def find_rate(blocks: Sequence[Block], source: str, target: str, conversion: Con
     days, months = _calendar(conversion.rate)
     best: tuple[int, Rate] | None = None
     for block in blocks:
-        for table in _tables(block):
+        for table in tables(block):
             heading = table[0]
             for row in table[1:]:
                 pair = _PAIR.fullmatch(row[0].strip()) if row else None

@@ -235,3 +235,18 @@ def read_request(messages: list[dict[str, Any]]) -> Request:
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no spaces: one spelling per value (ids and cassette keys use it)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def tables(block: Block) -> list[list[list[str]]]:
+    """The markdown tables of a passage's text, each a list of rows of cells (the heading row first)."""
+    found: list[list[list[str]]] = []
+    current: list[list[str]] = []
+    for line in [*block.text.splitlines(), ""]:
+        if line.strip().startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
+                current.append(cells)
+        elif current:
+            found.append(current)
+            current = []
+    return found

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .answering import Sentence, cite, select, sentences_of
 from .lexicon import expected_unit, limit_words, same_measure, similarity
-from .messages import Block, parse_blocks
+from .messages import Block, parse_blocks, tables
 from .text import (
     RELATIVE_SIDE,
     Period,
@@ -86,6 +86,23 @@ class ConvertedQuantity(Quantity):
     def conversion(self) -> str:
         """The conversion alone, for the calculator: "3990 * 1.0389"."""
         return self.plain[1:-1]
+
+
+def table_count(side: str, blocks: Sequence[Block]) -> Quantity | None:
+    """How many there are of what a side names, counted as the rows of a table whose passage's title names them
+    ("the local public holidays": the nine rows of "Public holidays in Eastbridge in 2025")."""
+    wanted = set(terms(side))
+    head = terms(side)[-1:] if wanted else []
+    for block in blocks:
+        title = set(terms(block.title))
+        if not head or head[0] not in title or 2 * len(wanted & title) < len(wanted):
+            continue
+        for table in tables(block):
+            if len(table) >= 3:  # a heading and at least two rows
+                first = sentences_of([block])[:1]
+                noun = side.split()[-1]
+                return Quantity(side, f"{len(table) - 1} {noun}", float(len(table) - 1), "", first[0]) if first else None
+    return None
 
 
 def summed(side: str, parts: list[Quantity]) -> SummedQuantity:

@@ -64,6 +64,7 @@ from .observations import (
     quoted,
     range_end,
     summed,
+    table_count,
 )
 from .questions import (
     AGGREGATE_WORDS,
@@ -358,7 +359,9 @@ class Policy:
         blocks = self._passage_blocks  # public pages count too: a competitor's figure is often only on its own page
         operation = self._for_measure(measure).q.operation if measure else self.q.operation
         unit = "%" if operation == "percentage-point change" else None  # "the difference in points"
-        found = {side: (self.q.monthly and self._monthly(side, measure or self.q.subject, blocks, unit))  # (else the
+        counting = operation == "sum" and bool(asks_quantity(self.q.text))  # "how many days do A and B add up to?"
+        found = {side: (counting and table_count(side, blocks))  # (a side listed as a table's rows: counted)
+                 or (self.q.monthly and self._monthly(side, measure or self.q.subject, blocks, unit))  # (else the
                  or find_quantity(side, measure or self.q.subject, blocks, self._unlike(side), unit)  # quarter's own)
                  for side in self.q.sides}
         extreme = self.q.extreme_of(measure or self.q.subject)
@@ -1198,6 +1201,12 @@ class Policy:
         sentences += from_sources
         complete = q.comparison and all(len(quantities) == len(q.sides) for quantities in measured.values())
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
+        current = {self._for_measure(m).calculation(qs) for m, qs in measured.items()} - {None}
+        kept = current | {x.conversion for qs in measured.values() for x in qs.values() if isinstance(x, ConvertedQuantity)} \
+            | {e for e, _, _ in self.side_rates.values()} | set(self.across_expressions().values())
+        worked = [c.text for c in self.calls if roles.get(c.name) == "calculator"]
+        superseded = {t for t in worked if t not in kept and any(later in current for later in worked)} \
+            if q.comparison else set()  # (a comparison's figure worked out again once a better number was found)
         for call in self.calls:
             role = roles.get(call.name)
             if not call.result or call.text in side_queries:
@@ -1217,6 +1226,8 @@ class Policy:
                 elif not complete and not call.text.startswith(tuple(f"{m} {s}" for m in q.measured for s in q.sides)):
                     missing.append(call.text)  # (once every side's figure is found, a further search missed nothing)
             elif role == "calculator":
+                if call.text in superseded:
+                    continue  # worked out before a later search brought the number that replaced one of its own
                 line = self._calculation_line(call, measured)
                 lead.append(self._cited(line[:1].upper() + line[1:], measured))  # "primary caregiver (20) is ..."
                 records = self.records

@@ -945,6 +945,27 @@ _THAT_THAN = re.compile(rf"^(?P<first>.+?)(?:\?\s*|,?\s+and\s+)(?:is|was|are|wer
                         rf"sets|allows))?\s*(?:[,?.;]|$)", re.I)
 
 
+#: Two things added up: "do annual leave and the public holidays add up to", "if you add my leave to the holidays",
+#: "annual leave plus the local public holidays", "if leave and holidays are added together".
+_ITEM = r"(?:the\s+|my\s+|our\s+|your\s+|their\s+)?(?P<{}>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,3}}?)"
+_ADDED = (re.compile(rf"\b(?:do|does|would|will)\s+{_ITEM.format('a')}\s+and\s+{_ITEM.format('b')}\s+add\s+up\b", re.I),
+          re.compile(rf"\badd(?:ing|ed)?\s+{_ITEM.format('a')}\s+(?:to|and)\s+{_ITEM.format('b')}(?:\s+together)?\s*(?:[?,.;]|$)",
+                     re.I),
+          re.compile(rf"\b(?:if|when)\s+{_ITEM.format('a')}\s+and\s+{_ITEM.format('b')}\s+are\s+(?:added|counted|put)\s+"
+                     rf"together\b", re.I),
+          re.compile(rf"(?:^|[—–:,-]\s*|\bcount\s+)(?:the\s+|my\s+|our\s+)?(?P<a>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}})\s+plus\s+"
+                     rf"{_ITEM.format('b')}\s*(?:[?,.;]|$)", re.I))
+
+
+def _added(text: str) -> list[str]:
+    """The two things a question adds up ("annual leave plus the local public holidays"), else nothing."""
+    for pattern in _ADDED:
+        m = pattern.search(text)
+        if m and key_phrase(m["a"]) and key_phrase(m["b"]):
+            return [key_phrase(m["a"]), key_phrase(m["b"])]
+    return []
+
+
 def _across(text: str, sides: list[str]) -> list[str]:
     """For "Between September and December, which region fell harder, Northern Europe or Continental Europe?": the
     names offered as the choice, each measured in both periods (the sides); else nothing."""
@@ -1421,6 +1442,11 @@ def analyse(question: str, today: date | None = None) -> Question:
     across = _across(text, sides)
     if across:  # "Between Sep and Dec, which region fell more, A or B?": each name's change, then compared
         subject = _measure_of(subject, across)
+    added = _added(text) if not sides else []
+    if added:  # "how many days off do annual leave and the public holidays add up to?": each searched, then summed
+        sides, measures, operations, operation = added, (), (), "sum"
+        counted = re.search(r"\bhow many\s+((?:[\w-]+\s+){0,2}?(?:days|hours|weeks|people|units|items))\b", text, re.I)
+        subject = key_phrase(counted[1]) if counted else _measure_of(subject, added)
     held_against = _held_against(f"{context} {text}".strip()) if not sides else None
     if held_against:  # "What does A pay for X? Is that more or less than B pays?": A and B, on the first ask's measure
         (sides, subject), measures, operations = held_against, (), ()
