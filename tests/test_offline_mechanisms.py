@@ -3367,6 +3367,7 @@ def test_two_things_added_up_are_each_found_and_a_table_of_them_is_counted():
     assert (q.sides, q.operation) == (("annual rest days", "harbour feast days"), "sum")
     assert analyse("Tell me the total if you add my rest days to the harbour feast days.").sides == (
         "rest days", "harbour feast days")
+    assert analyse("Why did the loaf collapse after I added the rye flour to the dough?").operation != "sum"
     docs = "[P1] Crew rules — Rest\nEvery deckhand receives 20 annual rest days per year."
     web = ("[W1] Harbour feast days 2026\n| date | feast |\n|---|---|\n| 3 March 2026 | Net Day |\n"
            "| 9 June 2026 | Tide Day |\n| 1 October 2026 | Lantern Day |")

@@ -84,7 +84,7 @@ def conversion_asked(question: str) -> tuple[str, Conversion | None]:
     text = _CONVERT_IT.sub("", text)
     text = _CONVERT.sub("take ", text)  # "if I convert the euro price, ...": the price is still what is compared
     text = re.sub(r"\s+,", ",", re.sub(r",\s*,", ",", re.sub(r"\s{2,}", " ", text))).strip()
-    text = re.sub(r"(^|[.!?]\s+)(?:and|then)\s+(\w)", lambda m: m[1] + m[2].upper(), text)  # "Convert it ... and tell me"
+    text = re.sub(r"(^|[.!?]\s+)(?:and|then)\s+(\w)", lambda x: x[1] + x[2].upper(), text)  # "Convert it ... and tell me"
     return text[:1].upper() + text[1:], Conversion(m["rate"].strip(), wanted)
 
 

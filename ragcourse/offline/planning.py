@@ -213,7 +213,7 @@ class Records:
             return f"{self.listed} comes to ${result} per {self.other} ({calculation})."
         if self.kind == "against":  # "$801,540 for 183 × LX-200, per unit against $5,459 [list.md]: -19.8%"
             cited = f" [{self.source.label}]" if self.source else ""
-            unit = "%" if calculation.rstrip().split("=")[0].strip().endswith("* 100") else ""
+            unit = "%" if self.expression.endswith("* 100") else ""  # (a percent of the price, else a difference)
             return f"{self.listed}, per unit against {self.other}{cited}: {result}{unit} ({calculation})."
         return f"The listed records add up to {self.listed} ({calculation})."
 
@@ -838,8 +838,9 @@ class Policy:
         return key_phrase(m["other"]) if m and self.q.orders and MONEY_MEASURES & set(terms(m["other"])) else ""
 
     def _documented_price(self) -> tuple[float, str, Sentence] | None:
-        """The documents' price the comparand names, read from the searches so far: the dollar amount whose own
-        stretch of its sentence shares most of the comparand's words (the new one of a "from $X to $Y" change)."""
+        """The documents' price the comparand names ("the current RB-40 list price"), read from the searches so far
+        as the dollar amount its code's clause gives for the measure (the new one of a "from $X to $Y" change);
+        ``None`` when the comparand names no code or no such amount was found."""
         search = self.tools.get("search")
         blocks = [b for c in self.calls if search and c.name == search.name and c.result for b in parse_blocks(c.result)]
         named = " ".join(w for w in self.comparand.split() if anchors(w) and not find_periods(w))  # "RB-40"

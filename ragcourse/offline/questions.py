@@ -1442,7 +1442,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     across = _across(text, sides)
     if across:  # "Between Sep and Dec, which region fell more, A or B?": each name's change, then compared
         subject = _measure_of(subject, across)
-    added = _added(text) if not sides else []
+    added = _added(text) if not sides and re.search(r"\bhow (?:many|much)\b|\btotal\b|\bin all\b", text, re.I) else []
     if added:  # "how many days off do annual leave and the public holidays add up to?": each searched, then summed
         sides, measures, operations, operation = added, (), (), "sum"
         counted = re.search(r"\bhow many\s+((?:[\w-]+\s+){0,2}?(?:days|hours|weeks|people|units|items))\b", text, re.I)
