@@ -291,8 +291,8 @@ class Policy:
     def _first_round(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, orders, web = self.q, self.tools.get("search"), self.tools.get("orders"), self.tools.get("web")
         planned: list[tuple[Tool, dict[str, Any]]] = []
+        arguments = order_arguments(orders, self.question_text, self.today) if orders and q.orders else {}
         if orders and q.orders:
-            arguments = order_arguments(orders, self.question_text, self.today)
             planned.append((orders, arguments))
             named = next((key for key in arguments if CUSTOMER_KEY.search(key)), None)
             if named and any(c.name == orders.name and c.args == arguments and _lists_nothing(c.result)
@@ -306,8 +306,7 @@ class Policy:
             customer = customer_name(self.question_text)
             # (with the customer's name and the product the records were asked for: "what share of the quantity in
             # its contract?" is the quantity of that product in that customer's contract)
-            product = next((str(v) for k, v in order_arguments(orders, self.question_text, self.today).items()
-                            if re.search(r"product|item|sku|model", k, re.I)), "") if orders else ""
+            product = next((str(v) for k, v in arguments.items() if re.search(r"product|item|sku|model", k, re.I)), "")
             # "... and did it arrive within the lead time their contract sets?": the order is in the records, and a
             # part that names a document asks what the document says too, by the part's own words
             searched = [(search, text_arguments(search, _with_names(part, customer, product))) for part in q.parts
@@ -433,6 +432,7 @@ class Policy:
         own.q = replace(self.q, operation=operation, percent=operation == "percent change")
         return own
 
+    @cached_property
     def across_pairs(self) -> dict[str, tuple[Quantity, Quantity]]:
         """For "which region fell more between Sep and Dec, A or B?": each name's number in the earlier and in the
         later period, for the names both were found for (a name in the measure binds its clause's number)."""
@@ -450,13 +450,13 @@ class Policy:
     def across_expressions(self) -> dict[str, str]:
         """Each name's change between the two periods, for the calculator (in percent when asked so)."""
         return {name: f"({b.plain} - {a.plain}) / {a.plain} * 100" if self.q.percent else f"{b.plain} - {a.plain}"
-                for name, (a, b) in self.across_pairs().items()}
+                for name, (a, b) in self.across_pairs.items()}
 
     def _across_lines(self, call: Call) -> str:
         """One name's change in words: "Northern Europe: from $3.9M (September 2024) to $2.6M (December 2024), a
         change of -33.3% (...) [a.md] [b.md]"."""
         name = next(n for n, e in self.across_expressions().items() if e == call.text)
-        a, b = self.across_pairs()[name]
+        a, b = self.across_pairs[name]
         result = _grouped(_rounded(calculation_result(call.result or ""), 1 if self.q.percent else 2))
         unit = "%" if self.q.percent else ""
         labels = " ".join(f"[{label}]" for label in dict.fromkeys((a.sentence.label, b.sentence.label)))
@@ -830,7 +830,7 @@ class Policy:
             return Records("sum", " + ".join(plain_number(v) for v in values), listed)
         return None
 
-    @property
+    @cached_property
     def comparand(self) -> str:
         """What a question holds a record's figure against ("how far below the current list price was the unit price
         on that order?": "current list price"), when it names a price of the documents; else ""."""
