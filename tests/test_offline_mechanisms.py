@@ -3374,3 +3374,76 @@ def test_two_things_added_up_are_each_found_and_a_table_of_them_is_counted():
     observed, decision = _oven_run(question, docs, web)
     assert [args["expression"] for name, args, _ in observed if name == "compute"][-1:] == ["20 + 3"]
     assert decision.content.startswith("The total of annual rest days (20) and harbour feast days (3 days) is 23")
+
+
+def _quoted(question: str, title: str, text: str) -> list[str]:
+    """The sentences :func:`select` quotes for ``question`` from one passage."""
+    return [s.sentence.text for s in select(question, sentences_of([Block("doc.md", title, text)]))]
+
+
+def test_how_many_people_is_answered_by_the_sentence_that_counts_them():
+    assert "The Saltmarsh Ferry Line is a family-owned company with 58 employees." in _quoted(
+        "saltmarsh - remind me how many people the ferry line actually has", "Ferry company profile",
+        "The board of the Saltmarsh Ferry Line met on 14 March 2023 to approve a loan of $2.4M. "
+        "The Saltmarsh Ferry Line is a family-owned company with 58 employees.")
+
+
+def test_a_code_is_answered_by_the_line_that_defines_it_not_one_that_names_it_in_passing():
+    assert _quoted("baker on the phone, BX-9 panel shows K-31 - what's that one again?", "BX-9 oven manual — error codes",
+                   "Technicians watch the rate of codes per model (for example K-12 and K-31 on the BX-9 oven). "
+                   "K-31: steam valve stuck — close the water tap and call service. "
+                   "K-12: door open too long — close the door.") == [
+        "K-31: steam valve stuck — close the water tap and call service."]
+
+
+def test_a_last_ask_that_points_back_with_a_pronoun_is_asked_about_what_the_first_ask_named():
+    blocks = [Block("library.md", "Library lending rules",
+                    "Members may borrow up to 6 unused study carrels per term. Carrels not claimed by then are "
+                    "released to the waiting list. Reserved carrels must be vacated by 30 June. The reading room "
+                    "closes at 20:00 on weekdays. New members receive 2 carrels in their first term.")]
+    text = answer("how many unused study carrels can members hold over into next term, and by when do they have to "
+                  "clear them? couple of students asked", blocks)
+    assert "up to 6 unused study carrels" in text and "vacated by 30 June" in text
+
+
+def test_quarters_listed_before_their_year_keep_it_when_another_year_follows():
+    q = analyse("What were the ferry's combined ticket sales for the first three quarters of 2025, and how far is "
+                "that from the ticket sales for the whole of 2024?")
+    assert q.sides == ("Q1 2025", "Q2 2025", "Q3 2025")
+    assert analyse("How many loaves did we bake in the third and in the fourth quarter of 2025?").sides == (
+        "Q3 2025", "Q4 2025")
+
+
+def test_a_version_number_is_no_quantity_and_n_of_the_m_is_a_part_of_its_whole():
+    from ragcourse.offline.text import numbers
+
+    assert [m[0] for m in numbers("Hive firmware 2.7.1 reached 640 of the 2,000 scales; drift was 2.7.")] == [
+        "640", "2,000", "2.7"]
+    passage = ("[hive.md] Firmware 2.7.1 review\nBeehive scale firmware 2.7.1 went out on 3 May 2025 and made scales "
+               "report a false weight drift. 640 of the 2,000 beehive scales running firmware 2.7.1 were affected, at "
+               "eleven apiaries.")
+    observed, _ = _run_with_calculator("What percentage of the beehive scales that got firmware 2.7.1 were hit by "
+                                       "the weight drift?", lambda query: passage)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["640 / 2000 * 100"]
+
+
+def test_a_code_named_in_the_scene_is_what_this_code_in_the_question_asks_about():
+    passage = ("[kiln.md] Kiln K2 manual — Error codes\n- K-11: door open — close the door.\n- K-17: thermocouple "
+               "above 95% of range — let the kiln cool before restarting.\n- K-20: fan stalled — check the fan.")
+    _, decision = _run_to_answer("One of the kilns in our studio is reporting error K-17. What does this code "
+                                 "indicate?", lambda query: passage)
+    assert decision.content.startswith("K-17: thermocouple above 95% of range")
+
+
+def test_how_many_people_in_a_later_part_is_answered_by_a_count_of_employees():
+    passage = ("[bake.md] Takeover memo — Harbour Lane\nMarta Quint signed the letter of intent on 2 May 2025 for a "
+               "price of $1.2M. Harbour Lane Bakery is a family business with 23 employees. It opened in 2011.")
+    _, decision = _run_to_answer("For the Harbour Lane takeover, who signed the letter of intent, and how many "
+                                 "people does the bakery employ?", lambda query: passage)
+    assert "23 employees" in decision.content and "could not find" not in decision.content
+
+
+def test_falling_short_of_another_quarters_total_compares_the_quarters_summed_from_their_months():
+    q = analyse("By how much did total ferry tickets in the fourth quarter of 2025 fall short of total tickets in the "
+                "third quarter?")
+    assert (q.sides, q.monthly, q.operation) == (("Q4 2025", "Q3 2025"), True, "difference")

@@ -456,16 +456,18 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
         places.setdefault(sentence.label, set()).update(sentence.places)
     named = [s for s in supporting if all(_named_in(name, passage.get(s.sentence.label, set())) or (
         name in settings and not places.get(s.sentence.label)) for name in names)]
-    ordered = _asked_first(focus, named)
-    if focus and not (ordered and speaks_of(focus, ordered[0].sentence)):
+    thing = counted_thing(question)  # ("how many people does Kestrel have": "Kestrel has 34 employees" counts them)
+    ordered = _asked_first(focus, named, thing)
+    if focus and not (ordered and (speaks_of(focus, ordered[0].sentence) or counts(thing, ordered[0].sentence.text))):
         return []  # nothing speaks of what is asked: refuse rather than quote what is merely near it
     return ordered
 
 
-def _asked_first(focus: str, supporting: list[Scored]) -> list[Scored]:
-    """What is asked for before what merely shares the source's words ("the MHI in the member survey"), each sentence
-    judged once."""
-    return sorted(supporting, key=lambda s: not speaks_of(focus, s.sentence)) if focus else supporting
+def _asked_first(focus: str, supporting: list[Scored], thing: str = "") -> list[Scored]:
+    """What is asked for (or counts the thing a "how many" asks for) before what merely shares the source's words
+    ("the MHI in the member survey"), each sentence judged once."""
+    return sorted(supporting, key=lambda s: not (speaks_of(focus, s.sentence) or counts(thing, s.sentence.text))) \
+        if focus else supporting
 
 
 def _named_in(name: str, known: set[str]) -> bool:
@@ -530,14 +532,54 @@ def figure_asked(question: str) -> str:
     return "number" if asks_quantity(question) else "duration" if _ASKS_DURATION.search(question) else ""
 
 
+#: "how many people does it have", "how many of the parking spaces": the words after "how many" that may name what
+#: is counted (the first that reads as a plural is taken).
+_HOW_MANY = re.compile(r"\bhow many\s+(?:of\s+(?:the|our|its|their)\s+)?((?:[\w-]+\s+){0,2}[\w-]+)", re.I)
+_PLURAL = re.compile(r"(?:[a-z]{2,}[^s]s|people|staff|personnel|children|men|women|crew)$", re.I)
+#: How close in meaning the word after a number must be to the thing counted ("34 employees" counts people).
+COUNTED_MEANING = 0.55
+_TIME_UNITS = frozenset({"second", "minut", "hour", "day", "week", "month", "year"})
+
+
+def counted_thing(question: str, units: bool = False) -> str:
+    """What "how many ...?" counts: "people" in "how many people does Kestrel have"; "" when it names nothing, or
+    only a unit unless ``units`` ("how many days of sabbatical": days say how much, not of what)."""
+    m = _HOW_MANY.search(question)
+    words = [w.lower() for w in m[1].split()] if m else []
+    thing = next((w for w in words if _PLURAL.search(w) and w not in STOPWORDS), "")
+    return thing if units or stem(thing) not in _TIME_UNITS else ""
+
+
+def counts(thing: str, text: str) -> bool:
+    """Whether ``text`` states a number of ``thing``: a number followed, within three words, by the thing or a word
+    close to it in meaning ("34 employees" for people); a unit of time only by itself (days are no weeks)."""
+    if not thing:
+        return False
+    wanted = stem(thing)
+    for m in numbers(text):
+        for word in re.findall(r"[A-Za-z-]+", text[m.end():m.end() + 40])[:3]:
+            found = stem(word.lower())
+            if found == wanted or (not {found, wanted} & _TIME_UNITS
+                                   and similarity(thing, word.lower()) >= COUNTED_MEANING):
+                return True
+    return False
+
+
+#: A line that defines a code: "E-17: pump overheated — ...", "K-9 (low battery) means ...".
+def defines(code: str, text: str) -> bool:
+    """Whether ``text`` opens by defining ``code`` (a glossary or error-list line) rather than naming it in passing."""
+    return bool(re.match(rf"\s*{re.escape(code)}\s*(?::|—|–|-\s|\(|means\b|is\b|stands for\b)", text, re.I))
+
+
 def select(question: str, sentences: Sequence[Sentence], limit: int | None = None,
-           figure: str | None = None, exclude: Collection[str] = ()) -> list[Scored]:
+           figure: str | None = None, exclude: Collection[str] = (), counted: str | None = None) -> list[Scored]:
     """The supporting sentences worth quoting, in reading order (empty when nothing supports an answer).
 
     "How many ...?" is answered by a sentence that states a number, never by one that only shares its words, and
     "what does X pay?" by one that states an amount of money (``figure`` says which for a search query that no
     longer reads as the question, see :func:`figure_asked`). Sentences in ``exclude`` are already in the answer:
-    a later search should add something new.
+    a later search should add something new. ``counted`` is what a "how many" counts, for a search query that no
+    longer says (see :func:`counted_thing`).
     """
     scored = [s for s in score(question, sentences) if s.sentence.text not in exclude]
     supporting = [s for s in scored if s.supports]
@@ -554,6 +596,16 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         stated = {"money": _MONEY.search, "duration": _DURATION.search}.get(figure, numbers)
         supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
+    thing = (counted_thing(question, units=True) if counted is None else counted) if figure == "number" else ""
+    if thing:  # "how many people work there?": a sentence that counts people before one with another number, even
+        # one in other words ("a company with 34 employees") when it is about the question's subject (not a unit)
+        supporting += [] if stem(thing) in _TIME_UNITS else [
+            s for s in scored if s not in supporting and not s.missing and s.topical and counts(thing, s.sentence.text)]
+        supporting.sort(key=lambda s: not counts(thing, s.sentence.text))
+    codes = [a for a in anchors(question) if re.fullmatch(r"[a-z]{1,4}-\d{2,4}", a)]
+    if codes and not figure and not ASKS_PROHIBITION.search(question):  # "what does E-17 mean?": the line that
+        # defines a code of the question first
+        supporting.sort(key=lambda s: not any(defines(code, s.sentence.text) for code in codes))
     if _ANSWER_SHAPES[1][0].search(question):  # "when does the term end?": a date before "90 days before the end"
         supporting.sort(key=lambda s: not _CALENDAR.search(s.sentence.text))
     supporting = _about_what_is_asked(question, supporting, sentences)
@@ -723,6 +775,29 @@ def _without_the_scene(question: str, analysed: str, sentences: Sequence[Sentenc
     return [s for s in select(asked, sentences) if not s.sentence.places - scene] if asked else []
 
 
+#: The last ask of a question that asks twice: "..., and by when do they have to be used?", "... If only some can
+#: go, until when must they be taken?".
+_LAST_ASK = re.compile(r"(?:,\s*(?:and\s+)?|\band\s+)((?:(?:by|until|till|from|since)\s+)?"
+                       r"(?:when|where|who|how (?:long|much|many|often)|what|which)\b[^?.,;]*)\??\s*$", re.I)
+_PRONOUN = re.compile(r"\b(?:they|them|it|those|these)\b", re.I)
+#: A counted thing an earlier ask names: "8 unused leave days".
+_NUMBERED_THING = re.compile(r"\b\d+\s+((?:[a-z-]+\s+){0,2}[a-z-]+s)\b", re.I)
+
+
+def resolved_last_ask(question: str) -> str:
+    """The question's last ask with its pronouns replaced by what the ask before it is about ("how many unused days
+    can I carry over, and by when must they be used?": "by when must unused days be used"); "" when the last ask
+    points back to nothing."""
+    question = question[:question.rfind("?") + 1] or question  # (what is said after the last question mark asks nothing)
+    m = _LAST_ASK.search(question)
+    if not m or not _PRONOUN.search(m[1]) or m.start() == 0:
+        return ""
+    before = question[:m.start()]
+    named = _NUMBERED_THING.search(before)
+    thing = asked_focus(before) or (named[1] if named else "")
+    return _PRONOUN.sub(thing, m[1]) if thing else ""
+
+
 def answer(question: str, blocks: Sequence[Block]) -> str:
     """The cited extractive answer to ``question`` from ``blocks``, or :data:`REFUSAL`.
 
@@ -735,6 +810,8 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
     demands += list(q.parts) if chosen and len(q.parts) > 1 and not q.comparison else []  # "how many days, and until
     # when?": each part its best sentence, once the whole question is answered at all
+    last = resolved_last_ask(without_remarks(unframed(question))) if chosen else ""
+    demands += [last] if last else []  # "... and by when must they be used?": what "they" are, asked again
     for demand in demands:
         chosen += select(demand, sentences, 1, exclude={s.sentence.text for s in chosen})[:1]
     unique = {s.sentence.position: s for s in chosen}

@@ -78,8 +78,8 @@ _LISTED = re.compile(r"\s*(?:,\s*(?:and\s+)?|and|&)\s*", re.I)
 
 
 def _consecutive(text: str, mentions: list[tuple[int, int, Period]]) -> list[Period]:
-    """The first list of two or more quarters or months in a row ("Q3 and Q4 2024"), each dated by the year at its
-    end; empty when there is none."""
+    """The first list of two or more quarters or months in a row ("Q3 and Q4 2024", "Q3 2024 and Q4 2024"), each
+    dated by the year at its end; empty when there is none."""
     run: list[tuple[int, int, Period]] = []
     for mention in mentions:
         start, _, period = mention
@@ -88,7 +88,7 @@ def _consecutive(text: str, mentions: list[tuple[int, int, Period]]) -> list[Per
             if len(run) >= 2:
                 break
             run = []
-        if period.kind in ("quarter", "month") and (not run or not run[-1][2].year):
+        if period.kind in ("quarter", "month") and (not run or run[-1][2].year in (None, period.year)):
             run.append(mention)
         elif run and len(run) < 2:
             run = []
@@ -236,7 +236,11 @@ _HALF = re.compile(r"\b(?:the\s+)?(?:(front|back|latter|later)\s+half\s+of\s+|H(
 _ORDINAL = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
 #: "the second and the third quarter", "Q2 and the third quarter": two quarters sharing one noun.
 _ORDINAL_PAIR = re.compile(rf"\b(?:the\s+)?{_ORDINAL}(?:\s+quarter)?\s*(?:,|\band\b|\bor\b|&|\bvs\.?|\bversus\b)\s*"
-                           rf"(?:the\s+)?{_ORDINAL}\s+quarters?\b", re.I)
+                           rf"(?:(?:in|for|during)\s+)?(?:the\s+)?{_ORDINAL}\s+quarters?\b", re.I)  # ("in the third
+#   and in the fourth quarter")
+#: "Q1, Q2 and Q3 2024": quarters listed before the one year they share.
+_SHARED_YEAR = re.compile(r"\b(Q[1-4])\b(?!\s+(?:of\s+)?(?:19|20)\d{2})"
+                          r"(?=(?:\s*(?:,|\band\b|&|\bor\b)\s*Q[1-4]\b)+\s+(?:of\s+)?((?:19|20)\d{2})\b)", re.I)
 _QUARTER_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 
 
@@ -281,7 +285,7 @@ def attach_years(text: str) -> str:
 
 
 def expand_spans(text: str) -> str:
-    """Spans written out: "the first three quarters of 2024" -> "Q1, Q2 and Q3 2024", "the second and the third
+    """Spans written out: "the first three quarters of 2024" -> "Q1 2024, Q2 2024 and Q3 2024", "the second and the third
     quarter" -> "Q2 and Q3", "Jan through March" -> "January, February and March"."""
     text = _SHORT_YEAR.sub(lambda m: f"{m[1]} 20{m[2]}", text)
     text = _FISCAL_YEAR.sub(lambda m: f"20{m[1]}", text)  # "FY25": the company's year is the calendar year here
@@ -300,7 +304,8 @@ def expand_spans(text: str) -> str:
         names = [f"Q{i}" for i in range(first, first + n)]
         return f"{', '.join(names[:-1])} and {names[-1]} {year}"
 
-    return _ORDINAL_SPAN.sub(quarters, text)
+    return _SHARED_YEAR.sub(lambda m: f"{m[1]} {m[2]}", _ORDINAL_SPAN.sub(quarters, text))  # (each its year, so a
+    # later year in the question does not claim them: "Q1, Q2 and Q3 2024 against 2023")
 
 
 def target_years(text: str) -> set[int]:

@@ -408,9 +408,9 @@ def calculation_result(observation: str) -> str:
 
 
 def quoted(query: str, observation: str, limit: int, figure: str | None = None,
-           exclude: Collection[str] = ()) -> list[Sentence]:
+           exclude: Collection[str] = (), counted: str | None = None) -> list[Sentence]:
     """The sentences of an observation that answer ``query`` (at most ``limit``), other than those in ``exclude``."""
-    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit, figure, exclude)]
+    return [s.sentence for s in select(query, sentences_of(parse_blocks(observation)), limit, figure, exclude, counted)]
 
 
 def compose(sentences: list[Sentence], extra: list[str], lead: Sequence[str] = ()) -> str:

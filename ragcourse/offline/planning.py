@@ -43,6 +43,8 @@ from .answering import (
     Sentence,
     asked_focus,
     asks_quantity,
+    counted_thing,
+    counts,
     figure_asked,
     score,
     select,
@@ -1242,10 +1244,11 @@ class Policy:
         sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered and not from_sources]  # (each named document answered)
         plain = not (lead or q.comparison or q.cause)
-        focuses = [asked_focus(q.text)] if plain and len(q.parts) < 2 else [  # each part's own, for several
-            asked_focus(clause) for part in q.parts if plain and (clause := asked_clause(q.text, part))]
-        for focus in filter(None, focuses):
-            if sentences and not any(speaks_of(focus, s) for s in sentences):
+        clauses = [q.text] if plain and len(q.parts) < 2 else [  # each part's own, for several
+            clause for part in q.parts if plain and (clause := asked_clause(q.text, part))]
+        for clause in clauses:
+            focus, thing = asked_focus(clause), counted_thing(clause)  # ("how many people": "34 employees" counts)
+            if focus and sentences and not any(speaks_of(focus, s) or counts(thing, s.text) for s in sentences):
                 missing.append(focus)  # "the password for the guest wifi": the network's name is no password
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
@@ -1368,7 +1371,8 @@ class Policy:
         passages that name it, besides what the whole query finds: the sentence naming the parties matches the name,
         not what is asked."""
         assert call.result is not None
-        found = quoted(self._unscoped(call.text), call.result, limit, self.figure_for(call.text), exclude)
+        found = quoted(self._unscoped(call.text), call.result, limit, self.figure_for(call.text), exclude,
+                       counted_thing(asked_clause(self.q.text, call.text) or self.q.text))  # ("how many people")
         name, part = self._named_part(call)
         if not part:
             return found
@@ -1400,7 +1404,10 @@ class Policy:
             query = f"{word} {query}"  # "when the initial term ends, and how much notice ...?": the first needs a date
         plain = not (q.comparison or q.cause or q.referring or q.bridge or q.reviewed or q.source or q.operation)
         if plain and len(q.parts) == 1:  # a calculation quotes its inputs by their own searches
-            query = q.text
+            # (with the codes the scene named when the question points back to them: "A unit shows K-9. What does
+            # this code mean?" is answered about K-9)
+            codes = [w for w in query.split() if any("-" in a for a in anchors(w)) and w.lower() not in q.text.lower()]
+            query = " ".join([q.text, *codes]) if _POINTS_BACK.search(q.text) else q.text
         elif q.source:
             query = " ".join(query.replace(q.source, " ").split())
         if ASKS_PROHIBITION.search(asked_clause(q.text, query)):  # "... say you must not do when you see that code"
@@ -1580,7 +1587,8 @@ _PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?
 
 #: A sentence that states a whole together with its parts.
 _WHOLE_AND_PARTS = re.compile(r"\b(?:of which|out of|includes?|including|comprises?|comprising|made up of|in total|"
-                              r"in all|altogether|split into|divided into)\b", re.I)
+                              r"in all|altogether|split into|divided into)\b|"
+                              r"\d\s+of\s+(?:the\s+|all\s+|our\s+|its\s+)?\d", re.I)  # ("214 of the 1,180 meters")
 
 
 def _part_of_whole(found: list[tuple[str, int, list[re.Match[str]]]], wanted: set[str]) -> str | None:
@@ -1618,8 +1626,8 @@ def _named_share(found: list[tuple[str, re.Match[str]]], part: str, whole: str) 
     parts = [(fit(text, m, part_words), similarity(part, own_stretch(text, m)), number_value(m[0]))
              for text, m in found if 0 < number_value(m[0]) < total and _counted(text, m) & counted]
     best_part = max(parts, default=None)
-    if not best_part or best_part[0] <= 0:
-        return None
+    if not best_part or best_part[0] <= 0 and len(parts) > 1:  # (one smaller amount counting the same thing is the
+        return None  # part even in other words: "214 of the 1,180 meters ... were affected" for "hit by the fault")
     return f"{plain_number(best_part[2])} / {plain_number(total)} * 100"
 
 
@@ -1630,7 +1638,15 @@ def _counted(text: str, match: re.Match[str]) -> set[str]:
     unit = unit_of(match[0])
     if unit or text[match.end():match.end() + 1] == "-":
         return {unit} if unit else set()
-    return set(terms(" ".join(re.findall(r"[\w-]+", text[match.end():])[:2])))
+    whole = _OF_WHOLE.match(text, match.end())  # "214 of the 1,180 meters": the part counts what its whole counts
+    end = whole.end() if whole else match.end()
+    return set(terms(" ".join(re.findall(r"[\w-]+", text[end:])[:2])))
+
+
+#: "this code", "these units", "that error": a thing named before the question.
+_POINTS_BACK = re.compile(r"\b(?:this|these|those)\s+[a-z]+|\bthat\s+(?:code|error|one)\b", re.I)
+#: "... of the 1,180 meters" after a number: the whole it is a part of.
+_OF_WHOLE = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+|its\s+)?\d[\d,]*(?:\.\d+)?")
 
 
 def _title_name(title: str) -> str:

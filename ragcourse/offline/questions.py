@@ -114,7 +114,7 @@ VERSION_WORDS = word_set("budget budgeted planned plan forecast forecasted targe
 
 _COMPARISON = re.compile(r"\b(compar\w*|reconcil\w*|contrast\w*|vs\.?|versus|against|stacks? up|between|differ\w*|chang\w*|from .+ to |than|"
                          r"higher|lower|above|below|grew|growth|increase\w*|decrease\w*|decline\w*|drop\w*|rose|fell|"
-                         r"exceed\w*|surpass\w*|outstrip\w*)\b", re.I)
+                         r"exceed\w*|surpass\w*|outstrip\w*|short of)\b", re.I)  # ("fall short of")
 _CAUSE = re.compile(r"\b(why|reasons?|reasoning|rationale|drove|drivers?|driven|caus\w*|explain\w*|due to|led to|factors?|"
                     r"how come)\b|"
                     r"\b(?:what(?:'s| is| was| are| were)|who(?:'s| is| was)|is|was|are|were) behind\b|"  # not "the customer behind"

@@ -64,8 +64,9 @@ _STANDALONE_YEAR = re.compile(rf"(?<![\d.,$])\b({_YEAR})\b(?![.,]?\d)")
 _WORD = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
 _CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9]+(?:-[a-z0-9]+)+$")
 
-#: A quantity as written in a document: "$47.9M", "45.2%", "3,200 units", "6 percent" — not the "7" of "PX-7".
-NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?"
+#: A quantity as written in a document: "$47.9M", "45.2%", "3,200 units", "6 percent" — not the "7" of "PX-7" nor a
+#: version ("firmware 3.4.0").
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?(?!\.\d)"  # (no version: "3.4.0")
                     r"(?:\s?(?:%|percent\b|percentage points?\b|pp\b|[mMkK]\b|bn\b|million\b|billion\b|thousand\b))?")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9$])")
