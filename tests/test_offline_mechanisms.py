@@ -3275,16 +3275,22 @@ def test_a_document_part_of_an_orders_question_is_searched_with_the_customer_and
     assert any(name == "find_docs" and args["query"].startswith("Bloom Florists RB-40 ") for name, args in calls[1:])
 
 
-def test_a_later_part_that_names_its_own_contract_is_searched_by_its_own_words():
-    question = ("Which courier delivered Bloom Florists' order BK-0193, and did it arrive within the lead time Bloom "
-                "Florists' supply contract sets?")
+def _orders_run(question: str, records: str, passage: str) -> tuple[list, Any]:
+    """Run the policy with the orders tool and the document search until it answers; each tool returns its text."""
     observed: list[tuple[str, dict, str]] = []
     decision = decide(conversation(question, observed), [SEARCH, ORDERS_BY_ID])
     while decision.tool_calls and len(observed) < 8:
-        observed += [(name, args, "- BK-0193 · Bloom Florists · placed 2024-01-02 · delivered by Petal Express on "
-                      "2024-01-20" if name == "track_orders" else "[C1] Supply contract — Bloom Florists\nEach "
-                      "delivery arrives with a lead time of 3 weeks from the order.") for name, args in decision.tool_calls]
+        observed += [(name, args, records if name == "track_orders" else passage) for name, args in decision.tool_calls]
         decision = decide(conversation(question, observed), [SEARCH, ORDERS_BY_ID])
+    return observed, decision
+
+
+def test_a_later_part_that_names_its_own_contract_is_searched_by_its_own_words():
+    question = ("Which courier delivered Bloom Florists' order BK-0193, and did it arrive within the lead time Bloom "
+                "Florists' supply contract sets?")
+    observed, decision = _orders_run(question, "- BK-0193 · Bloom Florists · placed 2024-01-02 · delivered by Petal "
+                                               "Express on 2024-01-20", "[C1] Supply contract — Bloom Florists\nEach "
+                                     "delivery arrives with a lead time of 3 weeks from the order.")
     assert observed[0][:2] == ("track_orders", {"customer": "Bloom Florists", "order_id": "BK-0193"})
     searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
     assert any("lead time" in query and "courier" not in query for query in searched)  # the part's own words
@@ -3447,3 +3453,39 @@ def test_falling_short_of_another_quarters_total_compares_the_quarters_summed_fr
     q = analyse("By how much did total ferry tickets in the fourth quarter of 2025 fall short of total tickets in the "
                 "third quarter?")
     assert (q.sides, q.monthly, q.operation) == (("Q4 2025", "Q3 2025"), True, "difference")
+
+
+def test_a_dated_order_held_against_its_contracts_lead_time_is_counted_in_days():
+    question = ("The spring catalogue mentions a big RB-40 order from Bloom Florists. Was the RB-40 order Bloom "
+                "Florists placed in early March 2024 delivered within the lead time set in their contract?")
+    observed, decision = _orders_run(question, "- BK-0301 · Bloom Florists · placed 2024-03-04 · 60 × RB-40 · order "
+                                               "status: delivered\n  shipment by Petal Express, shipped 2024-03-20: "
+                                               "delivered on 2024-03-25", "[C1] Supply contract — Bloom Florists\nEach "
+                                     "delivery arrives with a lead time of 3 weeks from the order. Prices are fixed "
+                                     "for a year.")
+    assert observed[0][1]["customer"] == "Bloom Florists"  # (not "Bloom Florists. Was")
+    assert "Bloom Florists contract lead time" in [args["query"] for name, args, _ in observed if name == "find_docs"]
+    assert decision.content.startswith("BK-0301 was delivered 21 days after it was placed (4 March 2024 to 25 March "
+                                       "2024), within the lead time of 3 weeks (21 days) [C1].")
+
+
+def test_late_delivery_of_one_dated_order_of_theirs_asks_the_records():
+    assert analyse("Would Bloom Florists be owed damages for the late delivery of its March 2024 RB-40 order?").orders
+    assert not analyse("What is the late-delivery penalty in the Bloom Florists contract?").orders
+
+
+def test_each_year_is_a_rate_not_a_pointer_back_to_the_scene():
+    q = analyse("A new deckhand in Saltmarsh asked me about rest days. How many rest days does a full-time deckhand "
+                "get each year?")
+    assert not any(part.startswith("new deckhand") for part in q.parts)
+
+
+def test_a_place_the_scene_names_does_not_keep_a_company_wide_rule_out_of_a_later_part():
+    blocks = [Block("crew.md", "Crew rules — Rest days",
+                    "Full-time deckhands receive 20 rest days per calendar year, in addition to the harbour feast "
+                    "days of their home port. Deckhands joining during the year accrue 1.7 rest days per full month "
+                    "of service. After five years of service the allowance rises to 23 days. Rest days are booked in "
+                    "the crew app.")]
+    text = answer("A new deckhand in Saltmarsh asked me about rest days. How many rest days does a full-time "
+                  "deckhand get per year, and does the allowance increase with longer service?", blocks)
+    assert "20 rest days" in text and "rises to 23 days" in text

@@ -808,8 +808,10 @@ def answer(question: str, blocks: Sequence[Block]) -> str:
     q = analyse(question)
     chosen = select(without_remarks(unframed(question)), sentences) or _without_the_scene(question, q.text, sentences)
     demands = [*q.side_queries(), *([q.cause_query()] if q.cause else [])] if q.comparison or q.cause else []
-    demands += list(q.parts) if chosen and len(q.parts) > 1 and not q.comparison else []  # "how many days, and until
-    # when?": each part its best sentence, once the whole question is answered at all
+    scene = set(_SCENE_PLACE.findall(question))  # ("a colleague in Lyon asked ...": a company-wide rule answers too)
+    demands += [" ".join(w for w in part.split() if w not in scene) for part in q.parts] \
+        if chosen and len(q.parts) > 1 and not q.comparison else []  # "how many days, and until when?": each part its
+    # best sentence, once the whole question is answered at all
     last = resolved_last_ask(without_remarks(unframed(question))) if chosen else ""
     demands += [last] if last else []  # "... and by when must they be used?": what "they" are, asked again
     for demand in demands:

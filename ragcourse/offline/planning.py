@@ -236,6 +236,27 @@ def _is_valve(text: str) -> bool:
 _NAMES_DOCUMENT = re.compile(rf"\b{AGREEMENT_WORD}s?\b|\b(?:policy|policies|manual|handbook|guide|checklist)\b", re.I)
 
 
+#: "the lead time set in their contract", "the discount under the agreement": a thing a named document sets.
+_DOCUMENT_SETS = re.compile(rf"((?:[\w-]+\s+){{1,3}}?)(?:(?:set|stated|agreed|specified|defined|promised|required|"
+                            rf"given|written)\s+)?(?:in|by|under)\s+(?:their|the|its|our|his|her)\s+"
+                            rf"({AGREEMENT_WORD}|policy|manual|handbook|guide|checklist)s?\b", re.I)
+
+
+#: "delivered within the lead time", "on time", "how long did delivery take": the days from order to delivery.
+_ASKS_DELIVERY_TIME = re.compile(r"\b(?:lead|delivery)[- ]times?\b|\b(?:delivered|arrived?|shipped) (?:with)?in\b|"
+                                 r"\bon time\b|\blate\b", re.I)
+_PLACED = re.compile(r"\bplaced (\d{4}-\d{2}-\d{2})\b")
+_DELIVERED = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2})\b")
+_ORDER_ID = re.compile(r"\b[A-Z]{2,4}-\d{3,}\b")
+
+
+def _set_duration(phrase: str, sentence: Sentence) -> tuple[int, str, Sentence] | None:
+    """The duration a sentence sets for ``phrase``: "a lead time of 4 weeks" -> (4, "weeks", sentence)."""
+    m = re.search(rf"\b{re.escape(phrase)}\s+(?:of\s+)?(?:up to\s+|at most\s+)?(\d+)\s+(days?|weeks?)\b",
+                  sentence.text, re.I)
+    return (int(m[1]), m[2], sentence) if m else None
+
+
 def _with_names(query: str, *names: str) -> str:
     """The query with each name it does not already hold put first: "Sable Rail PX-7 share of the contract"."""
     missing = [name for name in names if name and name.lower() not in query.lower()]
@@ -326,6 +347,8 @@ class Policy:
                 # biggest order in January 2024"), and a later part asks about what it names
                 planned += [(search, text_arguments(search, part)) for part in q.parts
                             if asks_orders([part]) and part not in q.referring]
+        if search and orders and self.document_query:  # ("... within the lead time set in their contract?")
+            planned.append((search, text_arguments(search, self.document_query)))
         # the records know nobody of that name ("Veltrix's shipments"): another company's figures are published
         asked = [c for c in self.calls if orders and c.name == orders.name and c.result is not None]
         unknown = len(asked) >= 2 and all(_lists_nothing(c.result) for c in asked) and bool(customer_name(
@@ -433,6 +456,15 @@ class Policy:
         own.__dict__ = {k: v for k, v in self.__dict__.items() if not isinstance(getattr(Policy, k, None), cached_property)}
         own.q = replace(self.q, operation=operation, percent=operation == "percent change")
         return own
+
+    @cached_property
+    def document_query(self) -> str:
+        """For "... delivered within the lead time set in their contract?": what the document sets, to search in it
+        by its own words with the customer's name ("Sable Rail contract lead time"), besides the whole part (whose
+        words about the order find reports of the order); "" when the question names no such thing."""
+        sets = _DOCUMENT_SETS.search(self.question_text) if self.q.orders else None
+        return f"{customer_name(self.question_text)} {sets[2]} {key_phrase(sets[1])}".strip() \
+            if sets and key_phrase(sets[1]) else ""
 
     @cached_property
     def across_pairs(self) -> dict[str, tuple[Quantity, Quantity]]:
@@ -1240,7 +1272,8 @@ class Policy:
                     c.name == call.name and c.result and not _lists_nothing(c.result) for c in self.calls)):
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
-        lead = self._across_verdict() + lead + self._referent_line(sentences) + self._calendar_lines(sentences)
+        lead = self._across_verdict() + lead + self._referent_line(sentences) + self._calendar_lines(sentences) \
+            + self._delivery_lines(sentences)
         sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered and not from_sources]  # (each named document answered)
         plain = not (lead or q.comparison or q.cause)
@@ -1253,6 +1286,29 @@ class Policy:
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
+
+    def _delivery_lines(self, sentences: list[Sentence]) -> list[str]:
+        """For "was it delivered within the lead time?": each listed order's days from placing to delivery, held
+        against the time the quoted documents set for what the question names ("a lead time of 4 weeks")."""
+        if not _ASKS_DELIVERY_TIME.search(self.question_text):
+            return []
+        phrase = key_phrase(m[1]) if (m := _DOCUMENT_SETS.search(self.question_text)) else ""
+        limit = next((d for s in sentences if phrase for d in [_set_duration(phrase, s)] if d), None)
+        lines = []
+        for item in self.listed_items()[:5]:
+            placed, delivered = _PLACED.search(item), _DELIVERED.search(item)
+            if not (placed and delivered and (order := _ORDER_ID.search(item))):
+                continue
+            start, end = (date.fromisoformat(x[1]) for x in (placed, delivered))
+            days = (end - start).days
+            line = f"{order[0]} was delivered {days} days after it was placed ({written(start)} to {written(end)})"
+            if limit:
+                count, unit, sentence = limit
+                allowed = count * (7 if unit.startswith("week") else 1)
+                verdict = "within" if days <= allowed else "beyond"
+                line += (f", {verdict} the {phrase} of {count} {unit} ({allowed} days) [{sentence.label}]")
+            lines.append(line + ".")
+        return lines
 
     def _calendar_lines(self, sentences: list[Sentence]) -> list[str]:
         """Arithmetic on the dates the quoted sentences state: the deadline a notice period sets before a term's
@@ -1397,6 +1453,8 @@ class Policy:
         q = self.q
         if q.cause and query == self._document_cause_query:  # the document's causes, for the question's change
             return q.cause_query()
+        if query == self.document_query:  # what the named document sets, by its own words
+            return query
         asked = _WHEN_WHERE.findall(q.text)
         if q.referring and asked and any(query.endswith(part) for part in q.referring):
             query = f"{asked[-1]} {query}"  # "... — when does their term run out?": a date answers it

@@ -143,7 +143,9 @@ _AGAINST_PLAN = re.compile(r"\b(?:compar\w*\s+(?:with|to|against)|beat|beats|mis
 
 
 #: Words only the records use: "orders placed in Q4", "in the order system" (whatever else the clause says).
-_RECORDS = re.compile(r"\borders?\s+(?:were\s+|was\s+)?placed\b|\border (?:system|records?|book)\b", re.I)
+_RECORDS = re.compile(r"\borders?\s+(?:were\s+|was\s+)?placed\b|\border (?:system|records?|book)\b|"
+                      # "late delivery of its September 2024 LX-200 order": one dated order of theirs
+                      r"\b(?:its|their)\s+(?:[\w-]+\s+){0,3}?(?:19|20)\d{2}\s+(?:[\w-]+\s+){0,3}?orders?\b", re.I)
 
 
 def asks_orders(clauses: list[str]) -> bool:
@@ -158,7 +160,7 @@ _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|ris
 #: "against the checklist" (a review only when an agreement is what is held against it).
 _AGAINST_STANDARD = re.compile(r"\b(?:flag(?:ged|s)?|amber|non-?standard|depart\w*\s+from|deviat\w*\s+from|standard "
                                r"positions?|(?:against|vs\.?|versus|under|per|by)\s+(?:the\s+|our\s+|legal['’]?s?\s+)*"
-                               r"(?:\w+\s+)?(?:checklist|playbook|standards?))\b", re.I)
+                               r"(?:\w+\s+){0,2}(?:checklist|playbook|standards?))\b", re.I)  # ("contract review checklist")
 #: The standard an agreement is held against, by its name: "the contract checklist", "Legal's checklist", "our playbook".
 _STANDARD = re.compile(r"\b(?:checklist|playbook|standard position)", re.I)
 #: The words that call a document an agreement.
@@ -405,8 +407,9 @@ class Question:
             asked = [p for p in self.parts[1:] if not _REVIEW.search(p) and not _AGAINST_STANDARD.search(p)]
             standard = _STANDARD.search(self.text)  # "against the contract checklist": what the standard says of
             held = [f"{standard[0].lower()} {aspect}" for aspect in named if standard and named != REVIEW_ASPECTS]
-            return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect}".split()))
-                                                     for aspect in named),  # and what else it asks of the agreement
+            return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect} {cues}".split()))
+                                                     for aspect in named  # (in the clause's other words too:
+                                                     for cues in [_ASPECT_WORDS[aspect]]),  # "pay ... invoices")
                                        *(f"{self.reviewed} {part}" for part in asked), *held]))  # each named clause
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.across:  # "which region fell more between Sep and Dec": each name in each period
@@ -1102,7 +1105,8 @@ _ZERO_RELATIVE = re.compile(r"\b((?:the|our)\s+[a-z][\w-]*)\s+(?=(?:the|our|a|an
                             r"[a-z]+ed\b)", re.I)
 #: "Whoever owns X - what ...": the person who owns X.
 _WHOEVER = re.compile(r"\b[Ww]hoever\b")
-_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|each|both)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
+_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|both)\b|\beach\b(?!\s+(?:year|month|week|day|quarter)\b)|"
+                             r"\b(?:is|was|are|were) (?:that|this)\b", re.I)  # ("each year" is a rate, not "each of them")
 #: "... for that kind of ticket": the kind is the one the statement describes; its words belong in the search.
 _THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situation)\b", re.I)
 #: A statement that names what it is about ("The Penang plant ..."): the question's "it" needs no search to find it.

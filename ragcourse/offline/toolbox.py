@@ -181,6 +181,11 @@ def text_arguments(tool: Tool, text: str) -> dict[str, Any]:
 CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 
 
+#: A capitalised word, with dots inside it or after a short abbreviation ("St. Ives"); "Chemicals." ends a sentence:
+#: "... Chemicals. According to ...".
+_CAPITALISED = r"[A-Z][\w&-]*(?:\.(?=\w)[\w&-]*)*(?:(?<=\b[A-Z][a-z])\.|(?<=\b[A-Z][a-z]{2})\.)?"
+
+
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word (a single
     word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one); else the
@@ -188,7 +193,7 @@ def customer_name(question: str) -> str:
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "I", "One", "Two", "Any",
             "Each", "Every", "All", "Some", "My", "Their", "Your", "For", "Whose"}
     opening = ""
-    for m in re.finditer(r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*", question):
+    for m in re.finditer(rf"\b{_CAPITALISED}(?:\s+{_CAPITALISED})*", question):
         run = m[0].split()
         opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
         if opens and run[0].lower() in STOPWORDS:
