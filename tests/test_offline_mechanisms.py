@@ -3489,3 +3489,22 @@ def test_a_place_the_scene_names_does_not_keep_a_company_wide_rule_out_of_a_late
     text = answer("A new deckhand in Saltmarsh asked me about rest days. How many rest days does a full-time "
                   "deckhand get per year, and does the allowance increase with longer service?", blocks)
     assert "20 rest days" in text and "rises to 23 days" in text
+
+
+def test_what_a_standard_flags_at_the_asked_level_is_each_looked_up_in_the_reviewed_agreement():
+    question = ("Leaving the red flags aside, which clauses in the Harbor Lane lease should be marked amber under "
+                "our leasing playbook?")
+    playbook = ("[P1] Leasing playbook — Other terms\nRent reviews more often than once a year, deposits above 6 "
+                "months of rent and break rights for the landlord only should be flagged as amber.")
+    lease = ("[L1] Harbor Lane lease — Money\nThe tenant pays a deposit of 9 months of rent. The rent is reviewed "
+             "every 6 months. The premises are at 4 Harbor Lane.")
+    observed, decision = _run_to_answer(question, lambda query: playbook if query.startswith("playbook") else lease)
+    searched = [args["query"] for name, args, _ in observed if name == "find_docs"]
+    assert "playbook amber" in searched and "Harbor Lane lease deposits" in searched
+    assert "The tenant pays a deposit of 9 months of rent [L1]" in decision.content
+
+
+def test_a_clause_rated_under_a_standard_named_in_several_words_is_reviewed_in_its_other_words_too():
+    q = analyse("How should the payment terms in the Harbor Lane lease be rated under Legal's lease review checklist?")
+    assert q.reviewed == "Harbor Lane lease"
+    assert "Harbor Lane lease payment terms pay pays invoice" in q.searches() and "checklist payment terms" in q.searches()

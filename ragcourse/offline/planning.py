@@ -75,6 +75,7 @@ from .questions import (
     DECREASE_WORDS,
     INCREASE_WORDS,
     MOVE_WORDS,
+    STANDARD_LEVEL,
     VERSION_WORDS,
     Question,
     analyse,
@@ -236,6 +237,12 @@ def _is_valve(text: str) -> bool:
 _NAMES_DOCUMENT = re.compile(rf"\b{AGREEMENT_WORD}s?\b|\b(?:policy|policies|manual|handbook|guide|checklist)\b", re.I)
 
 
+#: "A, B and C should be flagged as amber": what a standard flags, and at which level.
+_FLAGGED_AS = re.compile(r"^(?P<items>.+?)\s+(?:should|must|shall|are|is|will)\s+be\s+(?:flagged|marked|rated|treated|"
+                         r"classed)\s+(?:as\s+)?(?:an?\s+)?(?P<level>amber|red|green)\b", re.I)
+#: Where a flagged item's condition starts: "payment terms | longer than 60 days", "warranties | starting at ...".
+_QUALIFIER = re.compile(r"\s+(?:longer|shorter|more|less|fewer|above|below|over|under|beyond|exceeding|starting|"
+                        r"from|for|without|with|instead|than|at|after|before)\b", re.I)
 #: "the lead time set in their contract", "the discount under the agreement": a thing a named document sets.
 _DOCUMENT_SETS = re.compile(rf"((?:[\w-]+\s+){{1,3}}?)(?:(?:set|stated|agreed|specified|defined|promised|required|"
                             rf"given|written)\s+)?(?:in|by|under)\s+(?:their|the|its|our|his|her)\s+"
@@ -347,6 +354,9 @@ class Policy:
                 # biggest order in January 2024"), and a later part asks about what it names
                 planned += [(search, text_arguments(search, part)) for part in q.parts
                             if asks_orders([part]) and part not in q.referring]
+        if search and q.reviewed:  # "which clauses should be marked amber under the checklist?": each thing the
+            # checklist flags so, looked up in the agreement
+            planned += [(search, text_arguments(search, f"{q.reviewed} {item}")) for item in self._flagged_items()]
         if search and orders and self.document_query:  # ("... within the lead time set in their contract?")
             planned.append((search, text_arguments(search, self.document_query)))
         # the records know nobody of that name ("Veltrix's shipments"): another company's figures are published
@@ -456,6 +466,26 @@ class Policy:
         own.__dict__ = {k: v for k, v in self.__dict__.items() if not isinstance(getattr(Policy, k, None), cached_property)}
         own.q = replace(self.q, operation=operation, percent=operation == "percent change")
         return own
+
+    def _flagged_items(self) -> list[str]:
+        """The things a standard's search found it flags at the level the question asks ("Payment terms longer than
+        60 days, unrestricted set-off rights and ... should be flagged as amber" -> "payment terms", "set-off
+        rights", ...), each as a search's words."""
+        levels = STANDARD_LEVEL.findall(self.q.text)
+        search = self.tools.get("search")
+        if not levels or not search:
+            return []
+        level = levels[-1].lower()
+        items: list[str] = []
+        for call in self.calls:
+            if call.name != search.name or not call.result or not call.text.endswith(f" {level}"):
+                continue
+            for sentence in sentences_of(parse_blocks(call.result)):
+                flagged = _FLAGGED_AS.search(sentence.text)
+                if flagged and flagged["level"].lower() == level:
+                    items += [key_phrase(_QUALIFIER.split(item, maxsplit=1)[0]) for item in re.split(  # "deposits
+                        r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", flagged["items"])]  # above 6 months": deposits
+        return list(dict.fromkeys(item for item in items if item))
 
     @cached_property
     def document_query(self) -> str:

@@ -161,6 +161,8 @@ _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|ris
 _AGAINST_STANDARD = re.compile(r"\b(?:flag(?:ged|s)?|amber|non-?standard|depart\w*\s+from|deviat\w*\s+from|standard "
                                r"positions?|(?:against|vs\.?|versus|under|per|by)\s+(?:the\s+|our\s+|legal['’]?s?\s+)*"
                                r"(?:\w+\s+){0,2}(?:checklist|playbook|standards?))\b", re.I)  # ("contract review checklist")
+#: The rating a review asks for: "which clauses should be marked amber", "red flags".
+STANDARD_LEVEL = re.compile(r"\b(amber|red|green)\b", re.I)
 #: The standard an agreement is held against, by its name: "the contract checklist", "Legal's checklist", "our playbook".
 _STANDARD = re.compile(r"\b(?:checklist|playbook|standard position)", re.I)
 #: The words that call a document an agreement.
@@ -407,6 +409,9 @@ class Question:
             asked = [p for p in self.parts[1:] if not _REVIEW.search(p) and not _AGAINST_STANDARD.search(p)]
             standard = _STANDARD.search(self.text)  # "against the contract checklist": what the standard says of
             held = [f"{standard[0].lower()} {aspect}" for aspect in named if standard and named != REVIEW_ASPECTS]
+            level = STANDARD_LEVEL.findall(self.text) if standard and named == REVIEW_ASPECTS else []
+            held += [f"{standard[0].lower()} {level[-1].lower()}"] if level else []  # "... marked amber under the
+            # checklist": what the checklist flags amber, each then looked up in the agreement
             return list(dict.fromkeys([self.query, *(" ".join(dict.fromkeys(f"{self.reviewed} {aspect} {cues}".split()))
                                                      for aspect in named  # (in the clause's other words too:
                                                      for cues in [_ASPECT_WORDS[aspect]]),  # "pay ... invoices")
