@@ -3508,3 +3508,14 @@ def test_a_clause_rated_under_a_standard_named_in_several_words_is_reviewed_in_i
     q = analyse("How should the payment terms in the Harbor Lane lease be rated under Legal's lease review checklist?")
     assert q.reviewed == "Harbor Lane lease"
     assert "Harbor Lane lease payment terms pay pays invoice" in q.searches() and "checklist payment terms" in q.searches()
+
+
+def test_a_share_of_what_has_been_done_since_a_date_finds_its_whole_outside_that_date():
+    question = "What share of the marina's berths has been rented out through the spring auction since May 2025?"
+    q = analyse(question)
+    assert q.share_of == ("rented spring auction since May 2025", "marina berths")
+    assert "marina berths" in q.searches()  # (the whole is not searched as of May 2025: that dates the renting)
+    passage = ("[M1] Marina memo 2025\nThe marina has 240 berths, while about 300 boats are registered in the town. "
+               "From 1 May 2025, 60 berths are rented out through a spring auction among members.")
+    observed, _ = _run_with_calculator(question, lambda query: passage)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["60 / 240 * 100"]

@@ -257,7 +257,7 @@ _CHANGE_AS_SHARE = re.compile(r"\b(?:drop|fall|decline|decrease|increase|rise|gr
 #: "of all <whole>, what percentage <part>", "<part> as a share of <whole>".
 _SHARE_OF = (
     re.compile(r"(?:\b(?:share|proportion|fraction|portion|percentage|percent|part)|(?<=\s)%)\s+of\s+(?P<whole>[^?;,]+?)\s+"
-               r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do)\s+(?P<part>[^?;,]+)", re.I),
+               r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do|has|have|had)\s+(?P<part>[^?;,]+)", re.I),
     re.compile(r"^\s*of\s+(?:all\s+)?(?P<whole>[^,]+),\s*(?:what|which|how much)\s+(?:share|proportion|fraction|"
                r"percentage|percent|part)\s+(?P<part>[^?;]+)", re.I),
     re.compile(r"(?P<part>[^,?;]+?)\s+as an?\s+(?:percentage|percent|share|fraction|proportion)\s+of\s+"
@@ -422,8 +422,10 @@ class Question:
         queries += [query for query, _ in self.source_queries()]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
-        if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces")
-            queries.append(" ".join(dict.fromkeys(f"{self.share_of[1]} {self.period_phrase}".split())))
+        if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces"), in the
+            # question's period unless that only says since when the part has been going on ("handed out since April")
+            since = re.search(r"\b(?:since|starting|after)\s+\w+", self.share_of[0], re.I)
+            queries.append(" ".join(dict.fromkeys(f"{self.share_of[1]} {'' if since else self.period_phrase}".split())))
         return list(dict.fromkeys(q for q in queries if q))
 
 
