@@ -565,9 +565,9 @@ def counts(thing: str, text: str) -> bool:
     return False
 
 
-#: A line that defines a code: "E-17: pump overheated — ...", "K-9 (low battery) means ...".
 def defines(code: str, text: str) -> bool:
-    """Whether ``text`` opens by defining ``code`` (a glossary or error-list line) rather than naming it in passing."""
+    """Whether ``text`` opens by defining ``code`` (a glossary or error-list line: "E-17: pump overheated — ...",
+    "K-9 (low battery) means ...") rather than naming it in passing."""
     return bool(re.match(rf"\s*{re.escape(code)}\s*(?::|—|–|-\s|\(|means\b|is\b|stands for\b)", text, re.I))
 
 

@@ -488,13 +488,19 @@ class Policy:
         return list(dict.fromkeys(item for item in items if item))
 
     @cached_property
+    def document_sets(self) -> tuple[str, str]:
+        """(document, thing) for "the lead time set in their contract": ("contract", "lead time"); empty strings when
+        the question names no thing a document sets."""
+        sets = _DOCUMENT_SETS.search(self.question_text)
+        return (sets[2], key_phrase(sets[1])) if sets else ("", "")
+
+    @cached_property
     def document_query(self) -> str:
         """For "... delivered within the lead time set in their contract?": what the document sets, to search in it
         by its own words with the customer's name ("Sable Rail contract lead time"), besides the whole part (whose
         words about the order find reports of the order); "" when the question names no such thing."""
-        sets = _DOCUMENT_SETS.search(self.question_text) if self.q.orders else None
-        return f"{customer_name(self.question_text)} {sets[2]} {key_phrase(sets[1])}".strip() \
-            if sets and key_phrase(sets[1]) else ""
+        document, thing = self.document_sets
+        return f"{customer_name(self.question_text)} {document} {thing}".strip() if self.q.orders and thing else ""
 
     @cached_property
     def across_pairs(self) -> dict[str, tuple[Quantity, Quantity]]:
@@ -1322,7 +1328,7 @@ class Policy:
         against the time the quoted documents set for what the question names ("a lead time of 4 weeks")."""
         if not _ASKS_DELIVERY_TIME.search(self.question_text):
             return []
-        phrase = key_phrase(m[1]) if (m := _DOCUMENT_SETS.search(self.question_text)) else ""
+        phrase = self.document_sets[1]
         limit = next((d for s in sentences if phrase for d in [_set_duration(phrase, s)] if d), None)
         lines = []
         for item in self.listed_items()[:5]:
@@ -1336,7 +1342,7 @@ class Policy:
                 count, unit, sentence = limit
                 allowed = count * (7 if unit.startswith("week") else 1)
                 verdict = "within" if days <= allowed else "beyond"
-                line += (f", {verdict} the {phrase} of {count} {unit} ({allowed} days) [{sentence.label}]")
+                line += f", {verdict} the {phrase} of {count} {unit} ({allowed} days) [{sentence.label}]"
             lines.append(line + ".")
         return lines
 

@@ -273,6 +273,15 @@ _PORTION = re.compile(r"\bhow (?:much|many)\s+(?:\$\s?[mbk]?|dollars?|euros?|mon
 _PART_VERB = re.compile(r"^(?:(?:came|comes|come|went|goes|go|gets?|got)\s+)?(?:from|to|into|on|for)\s+", re.I)
 
 
+def _contract_clause(subject: str) -> str:
+    """The usual clause of an agreement that a compared measure speaks of in other words ("gives the customer longer
+    to pay" -> "payment terms pay pays invoice"); "" when it speaks of none, or names the clause itself (the
+    "termination-for-convenience right" is asked as it is)."""
+    words = set(terms(subject))
+    return next((" ".join(dict.fromkeys(f"{aspect} {cues}".split())) for aspect, cues in _ASPECT_WORDS.items()
+                 if set(terms(cues)) & words and not set(terms(aspect)) & words), "")
+
+
 def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF, context: str = "") -> tuple[str, str] | tuple[()]:
     """(part, whole) of a share question, each as search words; a parenthesis explains, it does not name; a part
     that is only "it" ("solar roof - what % of the plant's power did it cover?") is what the statement before names."""
@@ -1392,6 +1401,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     subject = one_word_per_measure(subject)
+    clause = _contract_clause(subject) if sides and re.search(rf"\b{AGREEMENT_WORD}s?\b", text, re.I) else ""
+    subject = clause or subject  # "which contract gives the customer longer to pay?": its payment terms
     names = context_names(context)
     codes = [w for w in names.split() if anchors(w)]  # "Two accounts buy LX-200s. Which pays more per meter, A or
     if sides and codes:  # B?": the price of an LX-200 (a code qualifies the measure; a place or a person does not)
