@@ -3391,6 +3391,11 @@ def _quoted(question: str, title: str, text: str) -> list[str]:
     return [s.sentence.text for s in select(question, sentences_of([Block("doc.md", title, text)]))]
 
 
+def _answered(question: str, title: str, text: str) -> str:
+    """The offline model's answer to ``question`` from one passage."""
+    return answer(question, [Block("doc.md", title, text)])
+
+
 def test_how_many_people_is_answered_by_the_sentence_that_counts_them():
     assert "The Saltmarsh Ferry Line is a family-owned company with 58 employees." in _quoted(
         "saltmarsh - remind me how many people the ferry line actually has", "Ferry company profile",
@@ -3407,12 +3412,11 @@ def test_a_code_is_answered_by_the_line_that_defines_it_not_one_that_names_it_in
 
 
 def test_a_last_ask_that_points_back_with_a_pronoun_is_asked_about_what_the_first_ask_named():
-    blocks = [Block("library.md", "Library lending rules",
-                    "Members may borrow up to 6 unused study carrels per term. Carrels not claimed by then are "
-                    "released to the waiting list. Reserved carrels must be vacated by 30 June. The reading room "
-                    "closes at 20:00 on weekdays. New members receive 2 carrels in their first term.")]
-    text = answer("how many unused study carrels can members hold over into next term, and by when do they have to "
-                  "clear them? couple of students asked", blocks)
+    text = _answered("how many unused study carrels can members hold over into next term, and by when do they have "
+                     "to clear them? couple of students asked", "Library lending rules",
+                     "Members may borrow up to 6 unused study carrels per term. Carrels not claimed by then are "
+                     "released to the waiting list. Reserved carrels must be vacated by 30 June. The reading room "
+                     "closes at 20:00 on weekdays. New members receive 2 carrels in their first term.")
     assert "up to 6 unused study carrels" in text and "vacated by 30 June" in text
 
 
@@ -3485,13 +3489,13 @@ def test_each_year_is_a_rate_not_a_pointer_back_to_the_scene():
 
 
 def test_a_place_the_scene_names_does_not_keep_a_company_wide_rule_out_of_a_later_part():
-    blocks = [Block("crew.md", "Crew rules — Rest days",
-                    "Full-time deckhands receive 20 rest days per calendar year, in addition to the harbour feast "
-                    "days of their home port. Deckhands joining during the year accrue 1.7 rest days per full month "
-                    "of service. After five years of service the allowance rises to 23 days. Rest days are booked in "
-                    "the crew app.")]
-    text = answer("A new deckhand in Saltmarsh asked me about rest days. How many rest days does a full-time "
-                  "deckhand get per year, and does the allowance increase with longer service?", blocks)
+    text = _answered("A new deckhand in Saltmarsh asked me about rest days. How many rest days does a full-time "
+                     "deckhand get per year, and does the allowance increase with longer service?",
+                     "Crew rules — Rest days",
+                     "Full-time deckhands receive 20 rest days per calendar year, in addition to the harbour feast "
+                     "days of their home port. Deckhands joining during the year accrue 1.7 rest days per full month "
+                     "of service. After five years of service the allowance rises to 23 days. Rest days are booked "
+                     "in the crew app.")
     assert "20 rest days" in text and "rises to 23 days" in text
 
 

@@ -233,8 +233,10 @@ def _is_valve(text: str) -> bool:
     return any(valve in text for valve in VALVES)
 
 
+#: The words that call a document one a question can name as its source.
+_DOCUMENT_WORD = rf"(?:{AGREEMENT_WORD}|policy|policie|manual|handbook|guide|checklist)"
 #: A document a part names as its source: "their contract", "the travel policy", "the manual".
-_NAMES_DOCUMENT = re.compile(rf"\b{AGREEMENT_WORD}s?\b|\b(?:policy|policies|manual|handbook|guide|checklist)\b", re.I)
+_NAMES_DOCUMENT = re.compile(rf"\b{_DOCUMENT_WORD}s?\b", re.I)
 
 
 #: "A, B and C should be flagged as amber": what a standard flags, and at which level.
@@ -246,7 +248,7 @@ _QUALIFIER = re.compile(r"\s+(?:longer|shorter|more|less|fewer|above|below|over|
 #: "the lead time set in their contract", "the discount under the agreement": a thing a named document sets.
 _DOCUMENT_SETS = re.compile(rf"((?:[\w-]+\s+){{1,3}}?)(?:(?:set|stated|agreed|specified|defined|promised|required|"
                             rf"given|written)\s+)?(?:in|by|under)\s+(?:their|the|its|our|his|her)\s+"
-                            rf"({AGREEMENT_WORD}|policy|manual|handbook|guide|checklist)s?\b", re.I)
+                            rf"({_DOCUMENT_WORD}s?)\b", re.I)
 
 
 #: "delivered within the lead time", "on time", "how long did delivery take": the days from order to delivery.
@@ -254,7 +256,8 @@ _ASKS_DELIVERY_TIME = re.compile(r"\b(?:lead|delivery)[- ]times?\b|\b(?:delivere
                                  r"\bon time\b|\blate\b", re.I)
 _PLACED = re.compile(r"\bplaced (\d{4}-\d{2}-\d{2})\b")
 _DELIVERED = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2})\b")
-_ORDER_ID = re.compile(r"\b[A-Z]{2,4}-\d{3,}\b")
+#: The id a listed record opens with: "- ORD-24861 · Sable Rail · placed ...".
+_RECORD_ID = re.compile(r"^\s*(?:[-*•]\s*)?([\w-]*\d[\w-]*)")
 
 
 def _set_duration(phrase: str, sentence: Sentence) -> tuple[int, str, Sentence] | None:
@@ -1333,11 +1336,11 @@ class Policy:
         lines = []
         for item in self.listed_items()[:5]:
             placed, delivered = _PLACED.search(item), _DELIVERED.search(item)
-            if not (placed and delivered and (order := _ORDER_ID.search(item))):
+            if not (placed and delivered and (order := _RECORD_ID.match(item))):
                 continue
             start, end = (date.fromisoformat(x[1]) for x in (placed, delivered))
             days = (end - start).days
-            line = f"{order[0]} was delivered {days} days after it was placed ({written(start)} to {written(end)})"
+            line = f"{order[1]} was delivered {days} days after it was placed ({written(start)} to {written(end)})"
             if limit:
                 count, unit, sentence = limit
                 allowed = count * (7 if unit.startswith("week") else 1)
