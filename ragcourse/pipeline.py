@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from .calls import complete, open_ledger
+from .corpus import course
 from .index import KnowledgeBase, get_kb, organisation_name
 from .llm import chat_model
 from .prompts import answer_messages
@@ -72,7 +73,7 @@ def simple_rag(question: str, user_id: str | None = None, *, client=None, top_k:
                 "I cannot find this in the documents available to you.")
             return RagResult(question, user, "simple", chat_model(), answer, [], ledger.usage, ledger.trace,
                              time.perf_counter() - started)
-        messages = answer_messages(question, passages, organisation_name(kb))
+        messages = answer_messages(question, passages, organisation_name(kb), course().today)
         call = complete("answer", messages)
         answer = call.text
         ledger.trace.append(Step(kind="answer", result=answer, tokens=call.tokens, seconds=call.seconds,

@@ -24,6 +24,7 @@ from typing import Any
 
 from .agent import session_user
 from .calls import Ledger, ModelUnavailable, complete, open_ledger
+from .corpus import course
 from .errors import CourseError
 from .privacy import screen_for
 from .prompts import REFLECT_SYSTEM, answer_messages, judge_messages
@@ -118,7 +119,7 @@ class _Loop:
         return decision
 
     def generate(self, iteration: int) -> str:
-        call = complete("answer", answer_messages(self.question, self.passages, self.company))
+        call = complete("answer", answer_messages(self.question, self.passages, self.company, course().today))
         answer = call.text
         self.trace.append(Step(kind="answer", args={"iteration": iteration}, result=answer, tokens=call.tokens,
                                seconds=call.seconds, messages=call.sent))

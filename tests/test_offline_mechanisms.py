@@ -3539,3 +3539,36 @@ def test_which_agreement_gives_longer_to_pay_compares_the_payment_terms_of_each(
                 "pier": "[P1] Pier Street lease — Rent\nRent invoices are payable within 30 days of the invoice date."}
     observed, decision = _run_with_calculator(question, lambda query: passages[query.split()[0]])
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["30 - 14"]
+
+
+def test_a_month_in_the_named_source_is_met_by_the_sources_title():
+    text = ("The harbour board approved the new mooring fees. The next meeting is scheduled for 9 June 2024. "
+            "The chair thanked the volunteers for the spring clean-up.")
+    assert _answered("Blocking my calendar. According to the minutes of the March harbour board meeting, when is the "
+                     "next board meeting?", "Harbour Board Minutes — 12 March 2024", text) == \
+        "The next meeting is scheduled for 9 June 2024 [doc.md]."
+
+
+def test_a_later_part_that_names_only_another_period_asks_the_earlier_part_again():
+    assert analyse("How many loaves did the bakery sell in March 2024? And in April?").parts == \
+        ("loaves bakery sell March 2024", "loaves bakery sell April 2024")
+    assert analyse("What did the ferry carry in Q2 2023, and what about Q3?").parts == \
+        ("ferry carry Q2 2023", "ferry carry Q3 2023")
+
+
+def test_a_misspelt_word_is_read_as_the_passages_word_closest_in_spelling():
+    text = ("The kiln workshop is open to members from 09:00 to 21:00. Glaze orders are placed through the members' "
+            "portal. For urgent problems call extension 2290 from any studio phone.")
+    assert "2290" in _answered("hi, im in the glaze room and the kiln alarm went off, whats the extention for the "
+                               "kiln workshop?", "Kiln workshop guide", text)
+
+
+def test_a_how_many_part_of_a_why_question_is_answered_by_the_sentence_that_counts():
+    question = "Why did the Harbor Street bakery sell fewer loaves in May 2024, and how many regular customers were affected?"
+    passage = ("[B1] Bakery report May 2024\nLoaf sales at Harbor Street fell by 18% in May 2024 because the street "
+               "was closed for roadworks. The closure was announced on 2 April 2024 by the town council. "
+               "The bakery wrote to the regular customers affected by the closure on 3 April 2024. "
+               "The 140 regular customers on the delivery list received a voucher for the inconvenience.")
+    _, decision = _run_to_answer(question, lambda query: passage)
+    assert "The 140 regular customers" in decision.content and "roadworks" in decision.content
+    assert "wrote to the regular customers" not in decision.content  # (it names them, but counts nothing)

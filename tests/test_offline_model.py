@@ -10,6 +10,7 @@ import ast
 import json
 import operator
 import re
+from datetime import date
 
 import pytest
 
@@ -326,3 +327,16 @@ def test_the_measured_thing_may_follow_the_compared_sides():
 
     q = analyse("2022 plan vs 2023 plan: how do the hiring targets differ?")
     assert q.sides == ("2022", "2023") and set(q.subject.split()) == {"plan", "hiring", "target"}
+
+
+def test_a_relative_year_in_a_single_shot_question_is_read_against_the_prompts_date(client):
+    docs = [Passage("bk-23:0", "bk-23", "docs/bakery-2023.md", "Bakery accounts 2023",
+                    "The bakery spent $41,000 on flour in 2023.", 1.0),
+            Passage("bk-24:0", "bk-24", "docs/bakery-2024.md", "Bakery accounts 2024",
+                    "The bakery spent $46,500 on flour in 2024.", 1.0)]
+    question = "remind me - how much did the bakery spend on flour last year?"
+    dated = prompts.answer_messages(question, docs, "Quillon", date(2025, 1, 20))
+    assert "Today is 2025-01-20" in dated[0]["content"]
+    assert "$46,500" in ask(client, dated).choices[0].message.content
+    assert "$41,000" in ask(client, prompts.answer_messages(question, docs, "Quillon", date(2024, 3, 1))
+                             ).choices[0].message.content

@@ -35,7 +35,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from .dates import WEEKDAY
-from .framing import unframed, without_remarks, without_scene
+from .framing import named_source, unframed, without_remarks, without_scene
 from .lexicon import COUNT_WORD, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
 from .messages import Block
@@ -220,11 +220,34 @@ _REFERENCE_POINT = re.compile(r"\b(?:next|following|previous|prior|last)\b[^?.;]
                               r"(?:[?.;,]|$))", re.I)
 
 
+#: How close in spelling a question's word must be to a word of the passages to be read as it (0–100): "extention"
+#: is "extension" (89), but "contract" is not "contrast" (87.5).
+MIN_RESPELLING = 88
+
+
+def respelt(question: str, sentences: Sequence[Sentence]) -> str:
+    """The question with a misspelt word read as the passages' word it is closest to in spelling, as a reader does
+    ("the extention for the help desk" -> "extension"); a word the passages hold in any form stays as it is."""
+    known = {t for s in sentences for t in s.terms | s.title_terms}
+    spelt = {w for s in sentences for w in re.findall(r"[a-z]{6,}", s.text.lower())}
+
+    def read(m: re.Match[str]) -> str:
+        word = m[0].lower()
+        if word in STOPWORDS or related_forms(stem(word)) & known:
+            return m[0]
+        match = process.extractOne(word, spelt, scorer=fuzz.ratio, score_cutoff=MIN_RESPELLING)
+        return match[0] if match else m[0]
+    return re.sub(r"\b[A-Za-z]{6,}\b", read, question)
+
+
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     """Every sentence scored against the question, best first."""
     if not sentences:
         return []
+    question = respelt(question, sentences)
     wanted = anchors(question) - anchors(" ".join(m[0] for m in _REFERENCE_POINT.finditer(question)))
+    # "according to the November minutes, when is the next meeting?": the source's month is met by its title
+    sourced = wanted & anchors(named_source(question))
     weights = {t: 2.0 if t in wanted or t == CAUSE_TERM else 1.0 for t in question_terms(question)}
     total = sum(weights.values()) or 1.0
     # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
@@ -244,7 +267,8 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
-        missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set()))
+        missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set())
+                            - (sourced & sentence.title_terms))
         # "can I approve 13% off myself?": a rule with a threshold in the unit of the stated case decides it, and the
         # dates that set the scene of the case ("8 days from 2024", "a baby in April") are no period it must name
         rule = permission and any(unit in _thresholds(sentence.text) for unit in cases)

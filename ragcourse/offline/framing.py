@@ -129,6 +129,16 @@ _ASK_STARTS = re.compile(r"(?:\bso|\bbut|\s[-–—]|,)\s+(?:(?:so|basically|rea
 _AFTERWORD = re.compile(r",\s*(?:just so|so that|so I can|thanks|thank you|sorry|cheers|because I)\b[^?]*(?=\??\s*$)", re.I)
 
 
+def named_source(question: str) -> str:
+    """The document a question says to look in ("According to the minutes of the November meeting, ..." -> "the
+    minutes of the November meeting"), in any of its sentences; "" when it names none."""
+    for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
+        m = SOURCE.match(sentence) or SOURCE_AFTER.search(sentence)
+        if m:
+            return next(g for g in m.groups() if g)
+    return ""
+
+
 def buried_ask(question: str) -> str:
     """A long message that talks about the asker first, with the question set off as a sentence of its own after
     that scene ("sorry, late-night brain - one of my leads called in sick, so from which day ...?" -> "sorry, ...

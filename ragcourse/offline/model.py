@@ -26,7 +26,7 @@ from typing import Any
 from .. import prompts
 from ..tokens import count_tokens
 from . import answering, judging, planning, reflection, rewriting
-from .dates import today_from
+from .dates import resolve_relative, today_from
 from .instructions import answer_form, apply
 from .messages import canonical_json, content_text, field, last_user_text, parse_blocks, read_request, system_text
 from .toolbox import Tool, classify, forced_arguments, function_of
@@ -46,7 +46,14 @@ def _fixed_text(template: str) -> str:
 
 def _answer_task(messages: list[dict[str, Any]]) -> str:
     request = read_request(messages)
-    return answering.answer(request.question, request.passages)
+    return answering.answer(dated(request.question, messages), request.passages)
+
+
+def dated(question: str, messages: list[dict[str, Any]]) -> str:
+    """The question with its relative dates made absolute when the system prompt says what day it is ("last year"
+    -> "2024"), as a reader who knows the date takes them."""
+    today = today_from(system_text(messages))
+    return resolve_relative(question, today) if today else question
 
 
 def _rewrite_task(messages: list[dict[str, Any]]) -> str:
@@ -111,7 +118,8 @@ def reply(body: dict[str, Any]) -> tuple[str | None, list[tuple[str, dict[str, A
     request, form = read_request(messages), answer_form(system)
     if request.passages:
         labels = {b.label for b in request.passages}
-        return apply(answering.answer(request.question, request.passages), form, labels, answering.REFUSAL), []
+        return apply(answering.answer(dated(request.question, messages), request.passages), form, labels,
+                     answering.REFUSAL), []
     return form.refusal or FALLBACK, []
 
 

@@ -1445,8 +1445,9 @@ class Policy:
         """The figure a search's sentences must state: the question's, else, for one part of a several-part question
         of fact, the figure that part's own clause asks for ("what is the revenue target" is answered in money)."""
         q = self.q
-        if self.figure or q.comparison or q.cause or q.referring or len(q.parts) < 2 or query not in q.parts:
-            return self.figure  # (a search for "X, and by when do I take them?" answers both parts)
+        if self.figure or q.comparison or q.referring or len(q.parts) < 2 or query not in q.parts:
+            return self.figure  # (a search for "X, and by when do I take them?" answers both parts; "why did X
+            # fall, and how many accounts were affected?": the second part is answered by a count)
         clause = asked_clause(q.text, query)
         return figure_asked(clause) if clause else ""
 

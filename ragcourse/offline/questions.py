@@ -1087,8 +1087,17 @@ def _parts(clauses: list[str], periods: list[Period]) -> list[str]:
             if parts and _NOT_TO_DO.search(clause):  # "what to check first - and what not to do?": what the same
                 parts.append(f"{parts[-1]} must not")  # source forbids
             continue
-        parts.append(key_phrase(_with_years(clause, periods), frozenset({"compare", "why", "explain"})))
+        part = key_phrase(_with_years(clause, periods), frozenset({"compare", "why", "explain"}))
+        other = _ELLIPTICAL.match(clause)  # "..., and inside 2025's?": the last part again, for another period
+        if parts and other and find_periods(other[1]) and not set(terms(other[1])) - anchors(other[1]):
+            part = " ".join([*(w for w in parts[-1].split() if stem(w.lower()) not in anchors(parts[-1])), part])
+        parts.append(part)
     return list(dict.fromkeys(p for p in parts if p))
+
+
+#: A part that names only another period: "And inside this year's?", "what about Q3?", "or in 2023?".
+_ELLIPTICAL = re.compile(r"^\s*(?:and|or|but|what about|how about)\s+(?:(?:in|for|inside|within|during|at|of|under|on|"
+                         r"over|by)\s+)?(?:the\s+)?([^,;?]{1,30}?)\s*\??\s*$", re.I)
 
 
 _ASKING = re.compile(rf"(?:and\s+)?{WH_WORD}\b", re.I)
