@@ -914,6 +914,14 @@ def test_what_is_left_of_a_stated_count_takes_the_listed_sum_from_it():
                                 "1,000-tile allowance?") == "1000 - 450"
 
 
+def test_what_is_still_to_be_called_off_of_the_agreed_quantity_takes_the_listed_sum_from_it():
+    agreement = ("[tamsin.md] Supply agreement — Tamsin Tiles\nThe Supplier shall deliver 1,800 KX-50 floor tiles "
+                 "over the term of this agreement.")
+    assert _records_calculation("Since their agreement began, how many KX-50 tiles has Tamsin Tiles ordered, and how "
+                                "many of the quantity in the agreement are still to be called off?", agreement) == \
+        "1800 - 450"
+
+
 def test_a_share_of_the_agreed_quantity_divides_the_listed_sum_by_the_documents_figure():
     agreement = ("[tamsin.md] Supply agreement — Tamsin Tiles\nThe Supplier shall deliver 1,800 KX-50 floor tiles "
                  "over the term of this agreement.")
@@ -3572,3 +3580,18 @@ def test_a_how_many_part_of_a_why_question_is_answered_by_the_sentence_that_coun
     _, decision = _run_to_answer(question, lambda query: passage)
     assert "The 140 regular customers" in decision.content and "roadworks" in decision.content
     assert "wrote to the regular customers" not in decision.content  # (it names them, but counts nothing)
+
+
+def test_a_sentence_naming_no_month_is_of_the_month_its_passage_is_about():
+    text = ("Inspectors from the potters' guild visited the studio from 4 March to 8 March 2024. The inspectors counted "
+            "the stock and found small differences in the glaze store, where jars were not always labelled. "
+            "The value involved was about $1,200 and has been corrected. The next visit is planned for June 2024.")
+    assert "$1,200" in _answered("What was the value of the stock differences the inspectors found in the glaze store "
+                                 "during the March 2024 visit?", "Guild inspection notes 2024", text)
+
+
+def test_the_words_asked_for_as_one_phrase_come_before_a_sentence_with_only_one_of_them():
+    text = ("The directors granted an increase of 4% in the K-9 kiln list price for every customer, effective 1 May "
+            "2024. Discount limits are unchanged: studio staff may grant up to 8% off list price, managers up to 12%.")
+    assert "up to 8% off list price" in _answered("customer haggling over the K-9 kiln price. how much off list can i "
+                                                  "grant myself?", "K-9 kiln price update", text)

@@ -258,6 +258,10 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     cases = _amounts(_COUNTED.sub(lambda m: str(number_word(m[1])), question))  # ("about five months": in words)
     permission = bool(cases) and bool(_ASKS_PERMISSION.search(question))
     spelt = _spelt_out(question)
+    months = set(month_terms())
+    passage_months: dict[str, set[str]] = {}
+    for sentence in sentences:
+        passage_months.setdefault(sentence.label, set()).update(sentence.anchors & months)
     scored = []
     for sentence, semantic in zip(sentences, similarities, strict=True):
         # "a $4,000 claim" is met by a rule with a threshold in dollars ("up to $2,500"): the case is tested against it
@@ -269,6 +273,9 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
         missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set())
                             - (sourced & sentence.title_terms))
+        if not sentence.anchors & months and not any(re.fullmatch(r"q[1-4]", a) for a in sentence.anchors):
+            missing -= passage_months[sentence.label]  # "the cycle count in the November fieldwork": a sentence
+            # that names no month or quarter of its own is of the month its passage is about
         # "can I approve 13% off myself?": a rule with a threshold in the unit of the stated case decides it, and the
         # dates that set the scene of the case ("8 days from 2024", "a baby in April") are no period it must name
         rule = permission and any(unit in _thresholds(sentence.text) for unit in cases)
@@ -490,7 +497,10 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
 def _asked_first(focus: str, supporting: list[Scored], thing: str = "") -> list[Scored]:
     """What is asked for (or counts the thing a "how many" asks for) before what merely shares the source's words
     ("the MHI in the member survey"), each sentence judged once."""
-    return sorted(supporting, key=lambda s: not (speaks_of(focus, s.sentence) or counts(thing, s.sentence.text))) \
+    phrase = " ".join(focus.lower().split()) if len(focus.split()) > 1 else ""  # ("how much off list": the words
+    # as one phrase, "10% off list price", before a sentence that has only "list")
+    return sorted(supporting, key=lambda s: (not (speaks_of(focus, s.sentence) or counts(thing, s.sentence.text)),
+                                             not (phrase and phrase in " ".join(s.sentence.text.lower().split())))) \
         if focus else supporting
 
 

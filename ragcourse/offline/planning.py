@@ -166,7 +166,8 @@ _OVER_YEARS = re.compile(rf"\bover\s+(?:the\s+|a\s+|its\s+|their\s+|our\s+)?(\d+
 _YEARLY = re.compile(r"\bannual(?:ly)?\b|\byearly\b|\bper year\b|\ba year\b|\brun[- ]rate\b", re.I)
 _IN_MILLIONS = re.compile(r"\bin\s+(?:\$\s?m|\$?\s?millions?|m\$)\b|\$M\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
-_LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to come|outstanding|yet to)\b", re.I)
+_LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to (?:be \w+|\w+)|outstanding|yet to|"
+                   r"not yet \w+)\b", re.I)  # ("still to be called off", "not yet delivered")
 #: "price per meter", "what did they pay per LX-200", "the unit price": an amount shared out over the units.
 _PER_UNIT = re.compile(r"\bper\s+(?!(?:cent|annum|year|quarter|month|week|day|hour|night|person|head|the|our|your|their|"
                        r"its|a|an)\b)[A-Za-z][\w-]*|"
