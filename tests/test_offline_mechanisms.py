@@ -3595,3 +3595,13 @@ def test_the_words_asked_for_as_one_phrase_come_before_a_sentence_with_only_one_
             "2024. Discount limits are unchanged: studio staff may grant up to 8% off list price, managers up to 12%.")
     assert "up to 8% off list price" in _answered("customer haggling over the K-9 kiln price. how much off list can i "
                                                   "grant myself?", "K-9 kiln price update", text)
+
+
+def test_a_cutoff_date_in_a_figures_clause_is_no_period_of_that_figure():
+    passages = ("[R5] Harvest rota 2025\nThe rota budget is about $18,000, covering roughly 140 volunteers who signed "
+                "up before 1 October 2024.\n\n"
+                "[R4] Harvest rota 2024\nThe rota covered 120 volunteers who signed up before 1 October 2023; later "
+                "sign-ups join in 2025. The rota budget was about $15,500.")
+    observed, _ = _run_with_calculator("How many more volunteers does the 2025 harvest rota cover than the 2024 rota?",
+                                       lambda query: passages)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["140 - 120"]

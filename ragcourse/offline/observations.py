@@ -19,6 +19,7 @@ from .answering import Sentence, cite, select, sentences_of
 from .lexicon import expected_unit, limit_words, same_measure, similarity
 from .messages import Block, parse_blocks, tables
 from .text import (
+    CUTOFF,
     RELATIVE_SIDE,
     Period,
     anchors,
@@ -134,8 +135,12 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
     "$15.9M in October" binds forward; otherwise the number takes the nearest period named before it
     in its clause ("In Q3 2024, margin rose to 45.2%"), else one named after it, else the sentence's topic.
     """
-    mentions = period_mentions(text)
-    topic = find_periods(clauses(text)[0]) if clauses(text) else []
+    # "615 employees who joined before 1 October 2024": a cutoff date is a condition on what is counted, not the
+    # period the number belongs to
+    mentions = [m for m in period_mentions(text) if not _CUTOFF.search(text[max(0, m[0] - 30):m[0]])]
+    first = clauses(text)[0] if clauses(text) else ""
+    topic = [p for a, _, p in mentions if a < len(first)] if first and text.startswith(first) else \
+        find_periods(first)
     for m_start, _, period in mentions:
         if m_start >= end and _BINDS_FORWARD.fullmatch(text[end:m_start]):
             return [period]
@@ -149,6 +154,9 @@ def _number_periods(text: str, start: int, end: int) -> list[Period]:
         if before or after:
             return before[-1:] if before else after[:1]
     return topic
+
+
+_CUTOFF = re.compile(rf"{CUTOFF}(?:\d{{1,2}}\s+)?$", re.I)  # "joined before 1 October 2024", "hired after March"
 
 
 #: "$1,800 per gateway": a number followed by the unit it is counted per.

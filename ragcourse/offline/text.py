@@ -206,11 +206,17 @@ def clause_span(text: str, position: int) -> tuple[int, int] | None:
 TARGET_YEAR = re.compile(r"\b(?:to|until|till|into|through|by)\s+((?:19|20)\d{2})\b", re.I)
 
 
+#: The words before a date that make it a cutoff on what is counted ("employees who joined before 1 October 2024"),
+#: not the period a figure belongs to.
+CUTOFF = r"\b(?:before|after|since|until|till|prior to)\s+(?:the\s+)?"
+_CUTOFF_DATE = re.compile(rf"{CUTOFF}(?:\d{{1,2}}\s+)?(?:[A-Za-z]+\.?\s+)?(?:19|20)\d{{2}}\b", re.I)
+
+
 def opens_with_period(sentence: str) -> bool:
     """Whether the sentence's first clause names a period (then that period, not the title's, is its topic); a
-    target year ("moved to 2025") does not."""
+    target year ("moved to 2025") and a cutoff ("joined before 1 October 2023") do not."""
     parts = clauses(sentence)
-    return bool(parts and find_periods(TARGET_YEAR.sub(" ", parts[0])))
+    return bool(parts and find_periods(_CUTOFF_DATE.sub(" ", TARGET_YEAR.sub(" ", parts[0]))))
 
 
 #: Sides that name no period or thing of their own: "the current one" is whichever version the other sides are not.
