@@ -3485,6 +3485,17 @@ def test_a_dated_order_held_against_its_contracts_lead_time_is_counted_in_days()
                                        "2024), within the lead time of 3 weeks (21 days) [C1].")
 
 
+def test_a_lead_time_in_months_written_as_a_word_is_counted_on_the_calendar():
+    question = ("Was the RB-40 order Bloom Florists placed in early March 2024 delivered within the lead time set in "
+                "their contract?")
+    observed, decision = _orders_run(question, "- BK-0301 · Bloom Florists · placed 2024-03-04 · 60 × RB-40 · order "
+                                               "status: delivered\n  shipment by Petal Express, shipped 2024-04-20: "
+                                               "delivered on 2024-05-06", "[C1] Supply contract — Bloom Florists\nEach "
+                                     "delivery arrives with a lead time of two months from the order.")
+    assert decision.content.startswith("BK-0301 was delivered 63 days after it was placed (4 March 2024 to 6 May "
+                                       "2024), beyond the lead time of 2 months (61 days) [C1].")
+
+
 def test_late_delivery_of_one_dated_order_of_theirs_asks_the_records():
     assert analyse("Would Bloom Florists be owed damages for the late delivery of its March 2024 RB-40 order?").orders
     assert not analyse("What is the late-delivery penalty in the Bloom Florists contract?").orders

@@ -262,10 +262,12 @@ _RECORD_ID = re.compile(r"^\s*(?:[-*•]\s*)?([\w-]*\d[\w-]*)")
 
 
 def _set_duration(phrase: str, sentence: Sentence) -> tuple[int, str, Sentence] | None:
-    """The duration a sentence sets for ``phrase``: "a lead time of 4 weeks" -> (4, "weeks", sentence)."""
-    m = re.search(rf"\b{re.escape(phrase)}\s+(?:of\s+)?(?:up to\s+|at most\s+)?(\d+)\s+(days?|weeks?)\b",
-                  sentence.text, re.I)
-    return (int(m[1]), m[2], sentence) if m else None
+    """The duration a sentence sets for ``phrase``: "a lead time of 4 weeks" -> (4, "weeks", sentence); "of two
+    months" -> (2, "months", sentence). (Working days are no calendar days: they are not read.)"""
+    m = re.search(rf"\b{re.escape(phrase)}\s+(?:of\s+)?(?:up to\s+|at most\s+)?(\d+|{COUNT_WORD})\s+"
+                  r"(days?|weeks?|months?)\b", sentence.text, re.I)
+    count = (int(m[1]) if m[1].isdigit() else number_word(m[1])) if m else None
+    return (count, m[2], sentence) if m and count else None
 
 
 def _with_names(query: str, *names: str) -> str:
@@ -1344,7 +1346,7 @@ class Policy:
             line = f"{order[1]} was delivered {days} days after it was placed ({written(start)} to {written(end)})"
             if limit:
                 count, unit, sentence = limit
-                allowed = count * (7 if unit.startswith("week") else 1)
+                allowed = (counted_back(start, -count, unit) - start).days  # (a month as the calendar has it)
                 verdict = "within" if days <= allowed else "beyond"
                 line += f", {verdict} the {phrase} of {count} {unit} ({allowed} days) [{sentence.label}]"
             lines.append(line + ".")
