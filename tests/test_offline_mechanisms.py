@@ -3365,6 +3365,19 @@ def test_which_of_two_names_changed_more_between_two_periods_works_out_each_chan
                                        "$40,000 (Q1 2022) to $46,000 (Q2 2022), a change of 15%")
 
 
+def test_which_of_two_named_parts_grew_more_measures_each_part_by_its_own_name():
+    question = ("comparing the 2023 fee review with the 2024 one: which part grew more, the tuition fee or the "
+                "activity fee, and by how many points")
+    q = analyse(question)
+    assert (q.across, q.subject) == (("tuition fee", "activity fee"), "")
+    reviews = {"2023": "[F3] School fee review 2023\nFees rose by 5.0%, made up of a tuition fee increase of 3.5% and "
+                       "an activity fee increase of 1.5%.",
+               "2024": "[F4] School fee review 2024\nFees rose by 6.5%, made up of a tuition fee increase of 3.9% and "
+                       "an activity fee increase of 2.6%."}
+    observed, decision = _run_with_calculator(question, lambda query: reviews[query[:4]])
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3.9 - 3.5", "2.6 - 1.5"]
+
+
 def test_two_named_documents_each_answer_for_themselves_on_the_same_thing():
     question = ("Our bakery runs KX-5 ovens in a high-risk zone. Will the cleaning interval in our KX-5 manual still "
                 "be enough once the new Food Safety Board hygiene rule applies?")

@@ -517,7 +517,7 @@ class Policy:
         earlier, later = sorted(self.q.sides, key=lambda side: find_periods(side)[0].sort_key())
         pairs = {}
         for name in self.q.across:
-            found = [find_quantity(side, f"{name} {self.q.subject}", self._passage_blocks, self._unlike(side))
+            found = [find_quantity(side, f"{name} {self.q.subject}".strip(), self._passage_blocks, self._unlike(side))
                      for side in (earlier, later)]
             if found[0] and found[1] and found[0].unit == found[1].unit and found[0].sentence.text != found[1].sentence.text:
                 pairs[name] = (found[0], found[1])

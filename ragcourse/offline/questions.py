@@ -427,7 +427,7 @@ class Question:
                                        *(f"{self.reviewed} {part}" for part in asked), *held]))  # each named clause
         queries = self.side_queries() if self.comparison else [p for p in self.parts if p not in self.referring]
         if self.across:  # "which region fell more between Sep and Dec": each name in each period
-            queries = [f"{side} {name} {self.subject}" for name in self.across for side in self.sides]
+            queries = [f"{side} {name} {self.subject}".strip() for name in self.across for side in self.sides]
         queries += [query for query, _ in self.source_queries()]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
@@ -1000,7 +1000,8 @@ def _measure_of(subject: str, names: list[str]) -> str:
     named = {t for name in names for t in terms(name)}
     kept = [w for w in subject.split() if not set(terms(w)) & named]
     measures = [w for w in kept if set(terms(w)) & (MONEY_MEASURES | PERCENT_MEASURES)]
-    return " ".join(measures or kept) or subject
+    return " ".join(measures or kept)  # ("which part grew more, the merit pool or the market adjustment": the
+    # names are the measures themselves, and nothing else is measured)
 
 
 def _held_against(text: str) -> tuple[list[str], str] | None:
