@@ -3629,3 +3629,10 @@ def test_a_cutoff_date_in_a_figures_clause_is_no_period_of_that_figure():
     observed, _ = _run_with_calculator("How many more volunteers does the 2025 harvest rota cover than the 2024 rota?",
                                        lambda query: passages)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["140 - 120"]
+
+
+def test_which_of_a_and_b_is_a_choice_between_the_two_as_is_which_of_the_two_the_scene_named():
+    q = analyse("Which of the Pell Street and the Harbor Lane bakery sells more rye loaves?")
+    assert q.sides == ("Pell Street", "Harbor Lane") and q.comparison
+    q = analyse("Our bakery runs one KX-5 and one KX-9 oven. Which of the two burns more gas in an hour?")
+    assert q.sides == ("KX-5", "KX-9") and q.searches() == ["KX-5 gas hour", "KX-9 gas hour"]

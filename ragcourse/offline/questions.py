@@ -647,13 +647,14 @@ _CLAUSE_NAME = re.compile(r"(?<=[a-z] )[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
 #: "Which of the two ...?" after a statement that names them: "Brightwater and Sable Rail both roll over."
 _OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b", re.I)
 _LISTED_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*"
-_NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+({_LISTED_NAME})")
+_NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+(?:(?:the|our|one|a|an)\s+)?({_LISTED_NAME})")  # ("one
+#   PX-7 and one LX-200")
 #: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
 #: "which of A, B and C ...", "my three accounts (A, B, C): which ...": the named choices a question ranks.
 _CHOICES = re.compile(rf"\b(?i:which|who)\s+(?i:one\s+)?(?i:of)\s+(?i:the\s+|our\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+"
-                      rf"(?i:and|or)\s+{_LISTED_NAME})|\(({_LISTED_NAME}(?:,\s*{_LISTED_NAME})+(?:,?\s+(?i:and|or)\s+"
+                      rf"(?i:and|or)\s+(?i:the\s+|our\s+)?{_LISTED_NAME})|\(({_LISTED_NAME}(?:,\s*{_LISTED_NAME})+(?:,?\s+(?i:and|or)\s+"
                       rf"{_LISTED_NAME})?)\)")
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
 _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
@@ -1373,7 +1374,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listed[1]) if n]
     choices = _CHOICES.search(f"{context} {text}") if not sides and _ASKS_CHOICE.search(text) else None
     if choices:  # "which of A, B and C pays fastest?", "my accounts (A, B, C): which one ...?"
-        sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", choices[1] or choices[2]) if n]
+        sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?(?:the\s+|our\s+)?|\s+(?:and|or)\s+(?:the\s+|our\s+)?",
+                                     choices[1] or choices[2], flags=re.I) if n]
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
@@ -1414,8 +1416,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     clause = _contract_clause(subject) if sides and re.search(rf"\b{AGREEMENT_WORD}s?\b", text, re.I) else ""
     subject = clause or subject  # "which contract gives the customer longer to pay?": its payment terms
     names = context_names(context)
-    codes = [w for w in names.split() if anchors(w)]  # "Two accounts buy LX-200s. Which pays more per meter, A or
-    if sides and codes:  # B?": the price of an LX-200 (a code qualifies the measure; a place or a person does not)
+    codes = [w for w in names.split() if anchors(w) and w not in sides]  # "Two accounts buy LX-200s. Which pays more
+    if sides and codes:  # per meter, A or B?": the price of an LX-200 (a code qualifies the measure; a place or a
+        # person does not, nor a code that is a side: "one PX-7 and one LX-200 ... which of the two ...?")
         subject = " ".join(dict.fromkeys([*subject.split(), *codes]))
     parts = tuple(" ".join(f"{part} {scope} {scene}".split())
                   for part in _with_context(clauses, periods, context, today) or [text])
