@@ -3636,3 +3636,16 @@ def test_which_of_a_and_b_is_a_choice_between_the_two_as_is_which_of_the_two_the
     assert q.sides == ("Pell Street", "Harbor Lane") and q.comparison
     q = analyse("Our bakery runs one KX-5 and one KX-9 oven. Which of the two burns more gas in an hour?")
     assert q.sides == ("KX-5", "KX-9") and q.searches() == ["KX-5 gas hour", "KX-9 gas hour"]
+
+
+def test_a_request_for_a_short_answer_after_a_reported_question_asks_nothing_more():
+    q = analyse("A colleague asked me what changed for ferry fares when the 2024 tariff replaced the 2023 one. Give me "
+                "the short version.")
+    assert q.sides == ("2024", "2023") and not any("colleague" in s or "short" in s for s in q.searches())
+
+
+def test_last_june_is_the_latest_june_before_this_month_not_the_year_another_date_names():
+    q = analyse("How do the ferry rules differ between the February 2023 timetable and the one in force since last June?",
+                date(2025, 1, 20))
+    assert q.sides == ("February 2023", "June 2024")
+    assert analyse("What did the bakery sell last May?", date(2025, 6, 2)).period_phrase == "May 2025"

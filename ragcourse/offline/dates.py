@@ -219,6 +219,9 @@ def resolve_relative(text: str, today: date) -> str:
          lambda m: f"Q{prev_q} {prev_year}"),
         (r"\bthis quarter\b", lambda m: f"Q{q} {year}"),
         (r"\b(?:last|previous) year(?:'?s\b)?\b", lambda m: str(today.year - 1) + ("'s" if m[0].endswith("s") else "")),
+        # "since last June" in January 2025 is June 2024: the latest such month before this one
+        (rf"\blast ({'|'.join(MONTHS)})\b(?<!may)|\blast (may)\b(?!\s+(?:i|we|you|they|he|she|it)\b)", lambda m: f"{(m[1] or m[2]).capitalize()} "
+         f"{today.year if MONTHS.index((m[1] or m[2]).lower()) + 1 < today.month else today.year - 1}"),
         (r"\bthis year(?:'?s\b)?\b", lambda m: str(today.year) + ("'s" if m[0].endswith("s") else "")),
         (r"\btoday\b", lambda m: today.isoformat()),
     ]

@@ -157,7 +157,10 @@ def buried_ask(question: str) -> str:
 #: deltas." say more than the comparison before it.
 _GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,6}?(?:is|are|would be|will do)\s+(?:fine|ok(?:ay)?|enough|"
                           r"good enough|plenty)\b[^?]*$|[;,]\s*(?:i\s+|we\s+)?need\s+(?:the\s+)?(?:deltas?|differences?|"
-                          r"gaps?)\s*[.!]?\s*$", re.I)
+                          r"gaps?)\s*[.!]?\s*$|"
+                          # "... replaced the 2023 one. Give me the short version.": how long the answer may be
+                          r"(?<=[.?!])\s+(?:please\s+)?(?:(?:just\s+)?(?:give|send|tell)\s+(?:me|us)|keep\s+it|make\s+it)\s+"
+                          r"(?:the\s+|a\s+)?(?:short|brief|quick|rough|high[- ]level|one[- ]line)\b[^?]*$", re.I)
 #: "1) ..., 2) ..., 3) ...": a request's numbered points.
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:,;.?]))\(?([1-9])[).]\s+")
 

@@ -1290,7 +1290,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     text = re.sub(r"\s+", " ", anchor_relative(resolve_relative(question, today)) if today else question).strip()
     text = attach_years(expand_spans(text))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
-    text = plainly_asked(unframed(text))
+    text = plainly_asked(unframed(without_remarks(text)))  # (what is said after the question first goes)
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
     text = _PLUS_LIST.sub(lambda m: f"{m[1]}what is {m[2]} and what is {m[3]}?", text)  # "X - cap + carve-outs?"
     text = _IN_EACH.sub(r", and what is \1", text)  # "the price in A vs B, plus the fee in each": a second ask
