@@ -185,6 +185,14 @@ class OrderRow:
     delivered_date: str | None = None
     shipment_status: str | None = None
 
+    def _lateness(self) -> str:
+        """" (expected 2024-06-29: 3 days late)" for a delivery after its expected date, else "": whether a penalty
+        for late delivery applies is read from here."""
+        if not (self.expected_date and self.delivered_date and self.delivered_date > self.expected_date):
+            return ""
+        days = (dt.date.fromisoformat(self.delivered_date) - dt.date.fromisoformat(self.expected_date)).days
+        return f" (expected {self.expected_date}: {days} day{'s' if days != 1 else ''} late)"
+
     def describe(self) -> str:
         """Two lines a model (or a person) can quote: the order, then where its goods are."""
         order = (f"- {self.order_id} · {self.customer} ({self.customer_id}) · placed {self.order_date} · "
@@ -193,7 +201,7 @@ class OrderRow:
             where = "no shipment (cancelled)" if self.status == "cancelled" else "not shipped yet"
         else:
             where = {
-                "delivered": f"delivered on {self.delivered_date}",
+                "delivered": f"delivered on {self.delivered_date}{self._lateness()}",
                 "in_transit": f"in transit, expected {self.expected_date}, not delivered yet",
                 "delayed": f"delayed: the carrier reported a delay; promised for {self.expected_date}, "
                            "not delivered yet",

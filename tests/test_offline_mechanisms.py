@@ -922,6 +922,11 @@ def test_what_is_still_to_be_called_off_of_the_agreed_quantity_takes_the_listed_
         "1800 - 450"
 
 
+def test_that_order_is_the_listed_record_whose_amount_the_question_states():
+    assert _records_calculation("The autumn newsletter mentions a $6k KX-50 order from Tamsin Tiles. According to the "
+                                "order records, what unit price did they pay on that order?") == "6000 / 300"
+
+
 def test_a_share_of_the_agreed_quantity_divides_the_listed_sum_by_the_documents_figure():
     agreement = ("[tamsin.md] Supply agreement — Tamsin Tiles\nThe Supplier shall deliver 1,800 KX-50 floor tiles "
                  "over the term of this agreement.")
@@ -3649,3 +3654,32 @@ def test_last_june_is_the_latest_june_before_this_month_not_the_year_another_dat
                 date(2025, 1, 20))
     assert q.sides == ("February 2023", "June 2024")
     assert analyse("What did the bakery sell last May?", date(2025, 6, 2)).period_phrase == "May 2025"
+
+
+def test_late_deliveries_are_charged_the_weekly_rate_their_contract_sets_up_to_its_cap():
+    question = ("Which of my Bloom Florists shipments arrived after the expected date, and what penalty would their "
+                "supply contract imply for each?")
+    records = ("- BK-0401 · Bloom Florists · placed 2024-05-02 · 40 × RB-40 · $5,000.00 · order status: delivered\n"
+               "  shipment by Petal Express, shipped 2024-05-06: delivered on 2024-05-20 (expected 2024-05-10: 10 days "
+               "late)\n"
+               "- BK-0402 · Bloom Florists · placed 2024-05-12 · 10 × RB-40 · $1,200.00 · order status: delivered\n"
+               "  shipment by Petal Express, shipped 2024-05-14: delivered on 2024-05-16\n"
+               "- BK-0403 · Bloom Florists · placed 2024-06-01 · 16 × RB-40 · $2,000.00 · order status: delivered\n"
+               "  shipment by Petal Express, shipped 2024-06-03: delivered on 2024-07-20 (expected 2024-06-10: 40 days "
+               "late)")
+    passage = ("[C1] Supply contract — Bloom Florists\nIf a delivery is late, the supplier pays 3% of the value of the "
+               "affected order for each week or part of a week of delay, up to a maximum of 15% of the order value.")
+    observed: list[tuple[str, dict, str]] = []
+    tools = [SEARCH, ORDERS_BY_ID, CALCULATOR]
+    decision = decide(conversation(question, observed), tools)
+    while decision.tool_calls and len(observed) < 10:
+        observed += [(name, args, records if name == "track_orders" else f"{args['expression']} = "
+                      f"{evaluate(args['expression'])}" if name == "compute" else passage)
+                     for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), tools)
+    assert "status" not in observed[0][1]  # (arrived late: delivered records, not ones delayed on the way)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
+        "5000 * 6 / 100 + 2000 * 15 / 100"]  # (10 days: two weeks at 3%; 40 days: six weeks, capped at 15%)
+    assert decision.content.startswith("Delivered late: BK-0401 (10 days late: 2 weeks at 3% of $5,000 = $300); "
+                                       "BK-0403 (40 days late: 6 weeks at 3% of $2,000 = $300) [C1]. The penalties "
+                                       "come to $600")

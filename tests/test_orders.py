@@ -44,6 +44,12 @@ def test_last_weeks_order_has_arrived() -> None:
     assert "ORD-24871" in text and "delivered on 2025-01-17" in text
 
 
+def test_a_delivery_after_its_expected_date_says_by_how_much_it_was_late() -> None:
+    text = get_order_status("sales_erin", order_id="ORD-24822")
+    assert "delivered on 2024-07-02 (expected 2024-06-29: 3 days late)" in text
+    assert "expected" not in get_order_status("sales_erin", order_id="ORD-24816")  # (on time: nothing to say)
+
+
 def test_my_customers_last_week() -> None:
     rows = find_orders("sales_frank", customer="my customers", placed_after="last week", placed_before="last week")
     assert {r.customer for r in rows} == {"Oakridge Chemicals", "Sable Rail"}

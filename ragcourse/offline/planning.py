@@ -200,7 +200,7 @@ class Call:
 class Records:
     """What records another system listed add up to, and how the question uses that sum."""
 
-    kind: str        # "sum", "left" (of a count the question states) or "share" (of a figure in the documents)
+    kind: str        # "sum", "left" (of a count the question states), "share" (of a figure in the documents), ...
     expression: str  # for the calculator: "420 + 504 + 420", "850 - 464", "1344 / 2100 * 100"
     listed: str      # the sum as written: "1,344 × PX-7", "$2,204,990"
     other: str = ""  # the stated count or the documents' figure, as written: "850", "2,100", "$9.3M"
@@ -213,6 +213,9 @@ class Records:
         if self.kind == "share":
             cited = f" [{self.source.label}]" if self.source else ""
             return f"The listed records come to {self.listed}, {result}% of {self.other}{cited} ({calculation})."
+        if self.kind == "penalty":  # "ORD-7 (3 days late: 1 week at 2% of $8,700 = $174); ... come to $406"
+            cited = f" [{self.source.label}]" if self.source else ""
+            return f"Delivered late: {self.listed}{cited}. The penalties come to ${result} ({calculation})."
         if self.kind == "per unit":
             return f"{self.listed} comes to ${result} per {self.other} ({calculation})."
         if self.kind == "against":  # "$801,540 for 183 × LX-200, per unit against $5,459 [list.md]: -19.8%"
@@ -257,6 +260,17 @@ _ASKS_DELIVERY_TIME = re.compile(r"\b(?:lead|delivery)[- ]times?\b|\b(?:delivere
                                  r"\bon time\b|\blate\b", re.I)
 _PLACED = re.compile(r"\bplaced (\d{4}-\d{2}-\d{2})\b")
 _DELIVERED = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2})\b")
+#: "delivered on 2024-07-02 (expected 2024-06-29: 3 days late)": a record of a late delivery.
+_LATE = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2}) \(expected (\d{4}-\d{2}-\d{2})")
+#: "what penalty would we owe for the late deliveries?": a sum a late-delivery clause sets.
+_ASKS_PENALTY = re.compile(r"\b(?:penalt(?:y|ies)|liquidated damages|damages|deduct\w*|owe\w*|exposure)\b", re.I)
+_ASKS_LATE = re.compile(r"\blate\b|\bdelay\w*|\bafter (?:the |their |its )?(?:promised|expected|agreed)", re.I)
+#: "a penalty of 2% of the value of the affected order for each week or part of a week of delay": the rate, and
+#: whether a part of a week counts as a week.
+_PENALTY_RATE = re.compile(r"(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|amount)\b[^.]*?\b(?:each|every|per)\s+"
+                           r"(full\s+)?week(\s+or\s+(?:any\s+)?part\s+(?:of\s+)?(?:a\s+)?week)?", re.I)
+_PENALTY_CAP = re.compile(r"\b(?:maximum|max\.?|capped\s+at|cap\s+of|not\s+(?:to\s+)?exceed\w*|up\s+to)\s+(?:of\s+)?"
+                          r"(\d+(?:\.\d+)?)%", re.I)
 #: The id a listed record opens with: "- ORD-24861 · Sable Rail · placed ...".
 _RECORD_ID = re.compile(r"^\s*(?:[-*•]\s*)?([\w-]*\d[\w-]*)")
 
@@ -868,7 +882,11 @@ class Policy:
         """What the listed records add up to, used as the question asks: how many are left of a count it states
         ("850 - 464"), or what share they are of a figure the documents give ("1344 / 2100 * 100"), else their
         sum ("how many units ...")."""
-        items = self.listed_items()
+        items = self._by_stated_amount(self.listed_items())
+        penalties = self._penalties(items) if _ASKS_PENALTY.search(self.question_text) and _ASKS_LATE.search(
+            self.question_text) else None
+        if penalties:
+            return penalties
         units = [(number_value(m[1]), m[2]) for item in items if (m := _LISTED_UNITS.search(item))]
         amounts = [number_value(m[1]) for item in items if (m := _LISTED_AMOUNT.search(item))]
         one = len(items) == len(units) == len(amounts) == 1
@@ -880,7 +898,8 @@ class Policy:
                 else f"{per_unit} - {plain_number(value)}"
             return Records("against", expression, f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}",
                            written, sentence)
-        if self.q.operation == "ratio" and _PER_UNIT.search(self.q.text) and one:
+        if (self.q.operation == "ratio" or re.search(r"\bunit (?:price|cost)\b", self.q.text, re.I)) and one \
+                and _PER_UNIT.search(self.q.text):
             # "what's the price per meter on that order?": the one record's amount over its units
             return Records("per unit", f"{plain_number(amounts[0])} / {plain_number(units[0][0])}",
                            f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}", units[0][1])
@@ -905,6 +924,43 @@ class Policy:
         if len(items) > 1 and asks_quantity(self.q.text):
             return Records("sum", " + ".join(plain_number(v) for v in values), listed)
         return None
+
+    def _penalties(self, items: list[str]) -> Records | None:
+        """For "which deliveries came late, and what penalty would that mean?": each listed late delivery's penalty
+        under the rate a searched clause sets (a part of a week counted as a week where the clause says so, and no
+        more than its cap), and their sum; ``None`` when no clause sets a weekly rate or nothing came late."""
+        search = self.tools.get("search")
+        clause = next(((s, m) for c in self.calls if search and c.name == search.name and c.result
+                       for s in sentences_of(parse_blocks(c.result)) if (m := _PENALTY_RATE.search(s.text))), None)
+        if not clause:
+            return None
+        sentence, rate = clause
+        cap = _PENALTY_CAP.search(sentence.text[rate.end():])
+        terms, lines = [], []
+        for item in items:
+            late, amount, order = _LATE.search(item), _LISTED_AMOUNT.search(item), _RECORD_ID.match(item)
+            if not (late and amount and order):
+                continue
+            days = (date.fromisoformat(late[1]) - date.fromisoformat(late[2])).days
+            weeks = -(-days // 7) if rate[3] or not rate[2] else days // 7  # (only full weeks when it says so)
+            percent = min(float(rate[1]) * weeks, float(cap[1]) if cap else float("inf"))
+            if percent <= 0:
+                continue
+            value = number_value(amount[1])
+            terms.append(f"{plain_number(value)} * {plain_number(percent)} / 100")
+            lines.append(f"{order[1]} ({days} day{'s' if days != 1 else ''} late: {weeks} week{'s' if weeks != 1 else ''}"
+                         f" at {plain_number(float(rate[1]))}% of ${value:,.0f} = ${value * percent / 100:,.0f})")
+        return Records("penalty", " + ".join(terms), "; ".join(lines), source=sentence) if terms else None
+
+    def _by_stated_amount(self, items: list[str]) -> list[str]:
+        """"A $1.3M LX-200 order ... what unit price did they pay on that order?": of several listed records, the one
+        whose amount the question states (rounded as it is written); all of them when it states none or fits none."""
+        stated = [_in_dollars(m[0]) for m in numbers(self.question_text) if unit_of(m[0]).startswith("$")]
+        if len(items) < 2 or not stated:
+            return items
+        close = [item for item in items if (m := _LISTED_AMOUNT.search(item))
+                 and any(abs(number_value(m[1]) - value) <= 0.05 * value for value in stated)]
+        return close if len(close) == 1 else items
 
     @cached_property
     def comparand(self) -> str:
@@ -1332,8 +1388,8 @@ class Policy:
     def _delivery_lines(self, sentences: list[Sentence]) -> list[str]:
         """For "was it delivered within the lead time?": each listed order's days from placing to delivery, held
         against the time the quoted documents set for what the question names ("a lead time of 4 weeks")."""
-        if not _ASKS_DELIVERY_TIME.search(self.question_text):
-            return []
+        if not _ASKS_DELIVERY_TIME.search(self.question_text) or (self.records and self.records.kind == "penalty"):
+            return []  # (the penalties already say which deliveries came late, and by how much)
         phrase = self.document_sets[1]
         limit = next((d for s in sentences if phrase for d in [_set_duration(phrase, s)] if d), None)
         lines = []

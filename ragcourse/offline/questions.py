@@ -145,7 +145,11 @@ _AGAINST_PLAN = re.compile(r"\b(?:compar\w*\s+(?:with|to|against)|beat|beats|mis
 #: Words only the records use: "orders placed in Q4", "in the order system" (whatever else the clause says).
 _RECORDS = re.compile(r"\borders?\s+(?:were\s+|was\s+)?placed\b|\border (?:system|records?|book)\b|"
                       # "late delivery of its September 2024 LX-200 order": one dated order of theirs
-                      r"\b(?:its|their)\s+(?:[\w-]+\s+){0,3}?(?:19|20)\d{2}\s+(?:[\w-]+\s+){0,3}?orders?\b", re.I)
+                      r"\b(?:its|their)\s+(?:[\w-]+\s+){0,3}?(?:19|20)\d{2}\s+(?:[\w-]+\s+){0,3}?orders?\b|"
+                      # "check all my Brightwater shipments", "which deliveries arrived after the promised date"
+                      r"\b(?:check|list|show|go through)\s+(?:all\s+)?(?:my|our|their|the)\s+(?:[\w-]+\s+){0,2}?"
+                      r"(?:shipments|orders|deliveries)\b|\bwhich\s+(?:ones|shipments|orders|deliveries)\s+(?:arrived|came|"
+                      r"were delivered)\b", re.I)
 
 
 def asks_orders(clauses: list[str]) -> bool:

@@ -344,6 +344,8 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 return value
     if re.search(r"\bstatus(?:es)?\s+of\b|\bwhat(?:\s+is|'s|\s+are)\s+(?:the\s+|their\s+|its\s+)?status", lowered):
         return ""  # "which haven't arrived, and what's the status of each?": the status is the answer, no filter
+    if re.search(r"\b(?:arrived|came|were delivered|was delivered|got there)\b[^,.;?]*\b(?:late|after)\b", lowered):
+        return ""  # "which ones arrived after the promised date?": delivered records, not ones delayed on the way
     clauses = [c for c in re.split(r"[,;?]|\.\s|\bbut\b|\band\b|\bif\b|\s[-–—]\s", lowered) if c.strip()
                and not re.search(_NOT, c) and not re.search(_LEFT_OUT, c) and not _YES_NO.match(c) and not re.search(r"\byet\s*$", c)]  # "arrived yet?"
     described = set(re.findall(r"[a-z]+", (schema.get("description", "") or "").split(":")[0].lower()))  # "orders"
