@@ -3514,6 +3514,18 @@ def test_a_lead_time_in_months_written_as_a_word_is_counted_on_the_calendar():
                                        "2024), beyond the lead time of 2 months (61 days) [C1].")
 
 
+def test_damages_for_late_delivery_hold_the_order_against_the_lead_time_of_the_contract():
+    observed, decision = _orders_run("Would Bloom Florists be owed damages for the late delivery of its March 2024 "
+                                     "RB-40 order?", "- BK-0301 · Bloom Florists · placed 2024-03-04 · 60 × RB-40 · "
+                                                     "order status: delivered\n  shipment by Petal Express, shipped "
+                                                     "2024-03-20: delivered on 2024-03-25",
+                                     "[C1] Supply contract — Bloom Florists\nEach delivery arrives with a lead time of "
+                                     "3 weeks from the order.")
+    assert "Bloom Florists contract lead time" in [args["query"] for name, args, _ in observed if name == "find_docs"]
+    assert decision.content.startswith("BK-0301 was delivered 21 days after it was placed (4 March 2024 to 25 March "
+                                       "2024), within the lead time of 3 weeks (21 days) [C1].")
+
+
 def test_late_delivery_of_one_dated_order_of_theirs_asks_the_records():
     assert analyse("Would Bloom Florists be owed damages for the late delivery of its March 2024 RB-40 order?").orders
     assert not analyse("What is the late-delivery penalty in the Bloom Florists contract?").orders

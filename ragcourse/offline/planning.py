@@ -264,6 +264,8 @@ _DELIVERED = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2})\b")
 _LATE = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2}) \(expected (\d{4}-\d{2}-\d{2})")
 #: "what penalty would we owe for the late deliveries?": a sum a late-delivery clause sets.
 _ASKS_PENALTY = re.compile(r"\b(?:penalt(?:y|ies)|liquidated damages|damages|deduct\w*|owe\w*|exposure)\b", re.I)
+#: "would they be entitled to damages", "are we owed a penalty": whether a sum is due, not what a clause says.
+_ASKS_ENTITLED = re.compile(r"\b(?:entitled|owed?|due)\b[^?]*\b(?:penalt(?:y|ies)|damages)\b", re.I)
 _ASKS_LATE = re.compile(r"\blate\b|\bdelay\w*|\bafter (?:the |their |its )?(?:promised|expected|agreed)", re.I)
 #: "a penalty of 2% of the value of the affected order for each week or part of a week of delay": the rate, and
 #: whether a part of a week counts as a week.
@@ -512,6 +514,9 @@ class Policy:
         """(document, thing) for "the lead time set in their contract": ("contract", "lead time"); empty strings when
         the question names no thing a document sets."""
         sets = _DOCUMENT_SETS.search(self.question_text)
+        if not sets and _ASKS_ENTITLED.search(self.question_text) and _ASKS_LATE.search(self.question_text):
+            return "contract", "lead time"  # "damages for late delivery of its September order": late against the
+            # time the agreement gives for delivery
         return (sets[2], key_phrase(sets[1])) if sets else ("", "")
 
     @cached_property
