@@ -3292,13 +3292,21 @@ def test_a_document_part_of_an_orders_question_is_searched_with_the_customer_and
     assert any(name == "find_docs" and args["query"].startswith("Bloom Florists RB-40 ") for name, args in calls[1:])
 
 
-def _orders_run(question: str, records: str, passage: str) -> tuple[list, Any]:
-    """Run the policy with the orders tool and the document search until it answers; each tool returns its text."""
+def _orders_run(question: str, records: str, passage: str, calculator: bool = False) -> tuple[list, Any]:
+    """Run the policy with the orders tool and the document search (and the calculator, worked out for real) until
+    it answers; each tool returns its text."""
     observed: list[tuple[str, dict, str]] = []
-    decision = decide(conversation(question, observed), [SEARCH, ORDERS_BY_ID])
-    while decision.tool_calls and len(observed) < 8:
-        observed += [(name, args, records if name == "track_orders" else passage) for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), [SEARCH, ORDERS_BY_ID])
+    tools = [SEARCH, ORDERS_BY_ID, *([CALCULATOR] if calculator else [])]
+
+    def result(name: str, args: dict) -> str:
+        if name == "compute":
+            return f"{args['expression']} = {evaluate(args['expression'])}"
+        return records if name == "track_orders" else passage
+
+    decision = decide(conversation(question, observed), tools)
+    while decision.tool_calls and len(observed) < (10 if calculator else 8):
+        observed += [(name, args, result(name, args)) for name, args in decision.tool_calls]
+        decision = decide(conversation(question, observed), tools)
     return observed, decision
 
 
@@ -3681,14 +3689,7 @@ def test_late_deliveries_are_charged_the_weekly_rate_their_contract_sets_up_to_i
                "late)")
     passage = ("[C1] Supply contract — Bloom Florists\nIf a delivery is late, the supplier pays 3% of the value of the "
                "affected order for each week or part of a week of delay, up to a maximum of 15% of the order value.")
-    observed: list[tuple[str, dict, str]] = []
-    tools = [SEARCH, ORDERS_BY_ID, CALCULATOR]
-    decision = decide(conversation(question, observed), tools)
-    while decision.tool_calls and len(observed) < 10:
-        observed += [(name, args, records if name == "track_orders" else f"{args['expression']} = "
-                      f"{evaluate(args['expression'])}" if name == "compute" else passage)
-                     for name, args in decision.tool_calls]
-        decision = decide(conversation(question, observed), tools)
+    observed, decision = _orders_run(question, records, passage, calculator=True)
     assert "status" not in observed[0][1]  # (arrived late: delivered records, not ones delayed on the way)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
         "5000 * 6 / 100 + 2000 * 15 / 100"]  # (10 days: two weeks at 3%; 40 days: six weeks, capped at 15%)

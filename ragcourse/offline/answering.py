@@ -32,11 +32,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from rapidfuzz import fuzz, process
-
 from .dates import WEEKDAY
 from .framing import named_source, unframed, without_remarks, without_scene
-from .lexicon import COUNT_WORD, dimension, expected_unit, number_word, similarity, spell_out
+from .lexicon import COUNT_WORD, closest_spelling, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
 from .messages import Block
 from .questions import analyse
@@ -235,8 +233,7 @@ def respelt(question: str, sentences: Sequence[Sentence]) -> str:
         word = m[0].lower()
         if word in STOPWORDS or related_forms(stem(word)) & known:
             return m[0]
-        match = process.extractOne(word, spelt, scorer=fuzz.ratio, score_cutoff=MIN_RESPELLING)
-        return match[0] if match else m[0]
+        return closest_spelling(word, spelt, MIN_RESPELLING) or m[0]
     return re.sub(r"\b[A-Za-z]{6,}\b", read, question)
 
 
@@ -506,7 +503,7 @@ def _asked_first(focus: str, supporting: list[Scored], thing: str = "") -> list[
 
 def _named_in(name: str, known: set[str]) -> bool:
     """Whether a passage's terms hold the name, allowing a typo ("Promotor" for "Promoter")."""
-    return name in known or bool(process.extractOne(name, known, scorer=fuzz.ratio, score_cutoff=80))
+    return name in known or bool(closest_spelling(name, known, 80))
 
 
 #: "How long can the gateway keep data?": answered by a length of time, and a number with a unit of time states one.

@@ -16,7 +16,7 @@ Both use the embedding function the model was handed (:mod:`.meaning`), remember
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -37,15 +37,22 @@ because explain happened received delivered shipped postponed cancelled approved
 MIN_SPELLING = 87
 
 
+def closest_spelling(word: str, words: Collection[str], cutoff: float = MIN_SPELLING) -> str:
+    """The word of ``words`` closest to ``word`` in spelling (rapidfuzz's normalised Indel similarity, 0–100); ""
+    when none reaches ``cutoff``."""
+    match = process.extractOne(word, words, scorer=fuzz.ratio, score_cutoff=cutoff)
+    return match[0] if match else ""
+
+
 @lru_cache(maxsize=4096)
 def _corrected_word(word: str) -> str:
     lowered = word.lower()
     if len(lowered) < 5 or lowered in GRAMMAR_WORDS or lowered in STOPWORDS or not lowered.isalpha():
         return word
-    match = process.extractOne(lowered, GRAMMAR_WORDS, scorer=fuzz.ratio, score_cutoff=MIN_SPELLING)
-    if not match or match[0] == lowered + "s":  # "reason" is not a misspelt "reasons" ("decembers" is "december")
+    match = closest_spelling(lowered, GRAMMAR_WORDS)
+    if not match or match == lowered + "s":  # "reason" is not a misspelt "reasons" ("decembers" is "december")
         return word
-    return match[0]
+    return match
 
 
 #: Short forms that analysts type ("avg monthly cost", "pct of revenue", "capex").

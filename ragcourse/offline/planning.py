@@ -934,9 +934,7 @@ class Policy:
         """For "which deliveries came late, and what penalty would that mean?": each listed late delivery's penalty
         under the rate a searched clause sets (a part of a week counted as a week where the clause says so, and no
         more than its cap), and their sum; ``None`` when no clause sets a weekly rate or nothing came late."""
-        search = self.tools.get("search")
-        clause = next(((s, m) for c in self.calls if search and c.name == search.name and c.result
-                       for s in sentences_of(parse_blocks(c.result)) if (m := _PENALTY_RATE.search(s.text))), None)
+        clause = next(((s, m) for s in self._passage_sentences if (m := _PENALTY_RATE.search(s.text))), None)
         if not clause:
             return None
         sentence, rate = clause
