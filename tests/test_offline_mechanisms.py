@@ -3696,3 +3696,22 @@ def test_late_deliveries_are_charged_the_weekly_rate_their_contract_sets_up_to_i
     assert decision.content.startswith("Delivered late: BK-0401 (10 days late: 2 weeks at 3% of $5,000 = $300); "
                                        "BK-0403 (40 days late: 6 weeks at 3% of $2,000 = $300) [C1]. The penalties "
                                        "come to $600")
+
+
+def test_a_second_ask_after_and_with_a_preposition_is_a_part_of_its_own():
+    blocks = [Block("ferry.md", "Ferry line notes",
+                    "The night crossing trial started on 4 March 2024. "
+                    "Each night crossing carries a crew of 9 deckhands. "
+                    "The harbour office opens at 6 a.m.")]
+    question = "When did the night crossing trial start, and with how many deckhands?"
+    assert len(analyse(question).parts) == 2
+    chosen = [s.sentence.text[:20] for s in select(question, sentences_of(blocks))]
+    assert chosen == ["The night crossing t", "Each night crossing "]
+
+
+def test_how_big_asks_for_a_figure_not_a_sentence_that_only_names_the_thing():
+    blocks = [Block("audit.md", "Orchard co-op audit",
+                    "The inspectors counted the apple store and found differences in the cider shed. "
+                    "The differences came to about 140 crates, now booked.")]
+    found = select("how big was the difference the inspectors found in the cider shed?", sentences_of(blocks))
+    assert any("140 crates" in s.sentence.text for s in found)

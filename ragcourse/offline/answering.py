@@ -335,7 +335,7 @@ def sentence_budget(question: str) -> int:
     return min(4, max(len(q.sides), len(q.parts), 1) + (1 if q.cause else 0))
 
 
-asks_quantity = re.compile(r"\bhow (?:many|much)\b|^\W*(?:the\s+)?(?:(?:exact|total|approximate|rough)\s+)?"
+asks_quantity = re.compile(r"\bhow (?:many|much|big|large)\b|^\W*(?:the\s+)?(?:(?:exact|total|approximate|rough)\s+)?"
                            r"(?:value|amount|sum|number|cost|price|figure|count)\s+of\b|\bwhat (?:percentage|share|proportion)\b|\bmax(?:imum|\.)? (?:number|no\.?)\b|"
                            r"\bwhat (?:is|was|are|were) the (?:[\w/-]+ ){0,2}(?:price|cost|rate|amount|value|total|size)\b|"
                            r"\b(?:roughly |approximately |about )?what (?:value|amount|sum|price|cost|figure|number)\b",
@@ -536,7 +536,9 @@ _REQUESTED = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:verify|confirm|state|gi
 
 
 #: Where a second ask begins: "..., and how long ...?", "...? How much ...?".
-_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:how|what|which|who|when|where|why)\b)", re.I)
+#: Where a question's next ask begins: "..., and how long ...?", "..., and with how many gateways?".
+_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:(?:by|until|from|for|to|in|at|with|on|under|after|within)\s+)?"
+                   r"(?:how|what|which|who|when|where|why)\b)", re.I)
 
 
 def figure_asked(question: str) -> str:
