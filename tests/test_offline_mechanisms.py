@@ -3715,3 +3715,30 @@ def test_how_big_asks_for_a_figure_not_a_sentence_that_only_names_the_thing():
                     "The differences came to about 140 crates, now booked.")]
     found = select("how big was the difference the inspectors found in the cider shed?", sentences_of(blocks))
     assert any("140 crates" in s.sentence.text for s in found)
+
+
+def test_names_that_share_a_measure_word_are_each_measured_over_the_two_periods():
+    question = analyse("How did rye loaves and spelt loaves each move between March and June 2024, and by how much "
+                       "did each fall?")
+    assert question.across == ("rye", "spelt") and len(question.sides) == 2
+
+
+def test_compared_on_two_measures_keeps_the_named_things_as_the_sides():
+    question = analyse("How do the KX-40 and the Morrow TR-9 compare on battery life and on the longest range they "
+                       "reach?")
+    assert question.sides == ("KX-40", "Morrow TR-9")
+    assert question.measures == ("battery life", "longest range")
+
+
+def test_several_order_ids_are_each_looked_up_by_their_own_id():
+    from ragcourse.offline.toolbox import order_arguments, record_ids
+
+    tool = classify([{"type": "function", "function": {
+        "name": "find_order", "description": "Look up one order.",
+        "parameters": {"type": "object", "properties": {
+            "order_id": {"type": "string", "description": "The order id, such as 'BK-0042'."},
+            "customer": {"type": "string"}, "product": {"type": "string"}}}}}])["orders"]
+    question = "Orlo Cycles' order BK-0193 and Tarn Bikes' order BK-0207 both came late. What do we owe for each?"
+    assert record_ids(tool, question) == ["BK-0193", "BK-0207"]
+    assert [order_arguments(tool, question, date(2024, 2, 5), r) for r in record_ids(tool, question)] == [
+        {"order_id": "BK-0193"}, {"order_id": "BK-0207"}]

@@ -102,7 +102,7 @@ from .text import (
     terms,
     unit_of,
 )
-from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, text_arguments
+from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, record_ids, text_arguments
 
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
 #: A name with a noun phrase in apposition: "FlowTech Europe 2024, the trade fair for ..." names a trade fair.
@@ -344,7 +344,10 @@ class Policy:
         q, search, orders, web = self.q, self.tools.get("search"), self.tools.get("orders"), self.tools.get("web")
         planned: list[tuple[Tool, dict[str, Any]]] = []
         arguments = order_arguments(orders, self.question_text, self.today) if orders and q.orders else {}
-        if orders and q.orders:
+        records = record_ids(orders, self.question_text) if orders and q.orders else []
+        if len(records) > 1:  # "Compare ORD-24853 with ORD-24862": each record by its own id
+            planned += [(orders, order_arguments(orders, self.question_text, self.today, record)) for record in records]
+        elif orders and q.orders:
             planned.append((orders, arguments))
             named = next((key for key in arguments if CUSTOMER_KEY.search(key)), None)
             if named and any(c.name == orders.name and c.args == arguments and _lists_nothing(c.result)

@@ -665,8 +665,10 @@ _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|
 
 
 #: "compare with B on X and Y", "compared in terms of X and Y": the measures the sides are compared on.
+#: ("... compare on stated accuracy and on the largest pipe size they support?": the second may be longer)
 _COMPARED_ON = re.compile(r"\bcompar\w*\b[^?;]*?\b(?:on|in terms of)\s+(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-                          r"\s+and\s+(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*(?:[?.;,]|$)", re.I)
+                          r"\s+and\s+(?:on\s+)?(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,4}?)"
+                          r"(?:\s+(?:they|it|each|we)\s+\w+)?\s*(?:[?.;,]|$)", re.I)
 
 
 def _joined(clause: str) -> list[str]:
@@ -685,7 +687,8 @@ def _versus(clause: str) -> list[str]:
                       r"were|has|have)\b)", clause, flags=re.I)  # "A vs B - which", "a versus b what does each pay"
     clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare|reconcile|contrast)\b", p, re.I)),
                   pieces[0])
-    m = re.search(r"\b(?:between|compare|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+(?:and|with|to|against)\s+"
+    m = re.search(r"\b(?:between|compare(?!\s+(?:on|in terms of)\b)|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+"
+                  r"(?:and|with|to|against)\s+"
                   r"(?:the\s+|our\s+)?(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
     if not m:
         return []
@@ -990,13 +993,24 @@ def _added(text: str) -> list[str]:
     return []
 
 
+#: "how did LX-200 bookings and Aurora Cloud bookings each move": two names, each with the same measure word.
+_SHARED_MEASURE = re.compile(r"\b((?:[\w-]+\s+){0,2}?[\w-]+)\s+([a-z][\w-]+)\s+(?:and|vs\.?|versus)\s+(?:the\s+|our\s+)?"
+                             r"((?:[\w-]+\s+){0,2}?[\w-]+)\s+\2\b", re.I)
+#: "how much did each fall", "each move": every name's own change is asked.
+_EACH_NAME = re.compile(r"\beach\b(?!\s+(?:month|quarter|year|week|day)\b)", re.I)
+
+
 def _across(text: str, sides: list[str]) -> list[str]:
-    """For "Between September and December, which region fell harder, Northern Europe or Continental Europe?": the
-    names offered as the choice, each measured in both periods (the sides); else nothing."""
-    if len(sides) != 2 or not all(find_periods(side) for side in sides) or not _ASKS_CHOICE.search(text):
+    """For "Between September and December, which region fell harder, Northern Europe or Continental Europe?" or
+    "how did LX-200 bookings and Aurora Cloud bookings each move between September and December?": the names, each
+    measured in both periods (the sides); else nothing."""
+    if len(sides) != 2 or not all(find_periods(side) for side in sides):
         return []
-    offered = _alternatives(text)
-    return offered if len(offered) == 2 and not any(find_periods(name) for name in offered) else []
+    offered = _alternatives(text) if _ASKS_CHOICE.search(text) else []
+    if len(offered) != 2 and (_EACH_NAME.search(text) or _ASKS_CHOICE.search(text)):
+        shared = _SHARED_MEASURE.search(text)  # (the names before the measure word they share)
+        offered = [key_phrase(shared[1]), key_phrase(shared[3])] if shared else []
+    return offered if len(offered) == 2 and all(offered) and not any(find_periods(name) for name in offered) else []
 
 
 def _measure_of(subject: str, names: list[str]) -> str:

@@ -262,22 +262,38 @@ _OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most
                               r"(?:orders?|shipments?|deliver(?:y|ies))\b", re.I)
 
 
-def order_arguments(tool: Tool, question: str, today: date | None) -> dict[str, Any]:
-    """Arguments for an orders tool, each filled from the question by what the parameter's name says."""
-    span = (relative_range(question, today) if today else None) or period_range(question, today)
-    # ("Q4 FY24": a fiscal year is a period, not a product code)
-    codes = [m[0] if m[0][:2].isupper() else m[0].upper() for m in re.finditer(  # ("px7": written without capitals)
+def _codes(question: str) -> list[str]:
+    """The codes a question writes ("LX-200", "ORD-24853"; "px7" as "PX7"), not periods ("Q4 FY24")."""
+    return [m[0] if m[0][:2].isupper() else m[0].upper() for m in re.finditer(
         r"\b(?:[A-Z]{2,}|[a-z]{2,3})-?\d+[A-Za-z]?\b", question) if not find_periods(expand_spans(m[0]))]
+
+
+def record_ids(tool: Tool, question: str) -> list[str]:
+    """Every record id the question names ("compare ORD-24853 with ORD-24862"): each is looked up on its own."""
+    id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
+    if not id_key:
+        return []
+    codes = _codes(question)
+    found = [code for code in codes if _record_id(tool.properties[id_key], question, [code]) == code]
+    first = _record_id(tool.properties[id_key], question, codes)
+    return list(dict.fromkeys([first, *found])) if first and len(found) > 1 else [first] if first else []
+
+
+def order_arguments(tool: Tool, question: str, today: date | None, record: str = "") -> dict[str, Any]:
+    """Arguments for an orders tool, each filled from the question by what the parameter's name says (``record``:
+    one of several record ids the question names, each asked on its own, by its id alone)."""
+    span = (relative_range(question, today) if today else None) or period_range(question, today)
+    codes = [c for c in _codes(question) if c not in record_ids(tool, question)] if record else _codes(question)
     args: dict[str, Any] = {}
     id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
-    record_id = _record_id(tool.properties[id_key], question, codes) if id_key else ""
+    record_id = record or (_record_id(tool.properties[id_key], question, codes) if id_key else "")
     # an order's id names the one record: its status and dates are what is asked ("which carrier shipped order X?"),
     # never a filter that could leave it out
     span = None if record_id else span
     for key, schema in tool.properties.items():
         words = f"{key} {schema.get('description', '')}".lower()
         kind = schema.get("type", "string")
-        if CUSTOMER_KEY.search(key) and customer_name(question):
+        if CUSTOMER_KEY.search(key) and customer_name(question) and not record:
             args[key] = customer_name(question)
         elif key == id_key and record_id:
             args[key] = record_id
