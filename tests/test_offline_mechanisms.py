@@ -3742,3 +3742,17 @@ def test_several_order_ids_are_each_looked_up_by_their_own_id():
     assert record_ids(tool, question) == ["BK-0193", "BK-0207"]
     assert [order_arguments(tool, question, date(2024, 2, 5), r) for r in record_ids(tool, question)] == [
         {"order_id": "BK-0193"}, {"order_id": "BK-0207"}]
+
+
+def test_orders_placed_last_quarter_are_filtered_to_that_quarter():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = classify([{"type": "function", "function": {
+        "name": "find_orders", "description": "Look up customer orders.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"},
+            "placed_after": {"type": "string", "description": "Only orders placed on or after this date"},
+            "placed_before": {"type": "string", "description": "Only orders placed on or before this date"}}}}}])["orders"]
+    question = "What did Orlo Cycles order last quarter, and what was it worth?"
+    assert order_arguments(tool, question, date(2024, 5, 8)) == {
+        "customer": "Orlo Cycles", "placed_after": "2024-01-01", "placed_before": "2024-03-31"}

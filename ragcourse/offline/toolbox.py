@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .dates import WEEKDAY, expand_spans, period_range, relative_range
+from .dates import WEEKDAY, expand_spans, period_range, relative_range, resolve_relative
 from .meaning import embed_remembered
 from .text import STOPWORDS, find_periods, stem, word_set
 
@@ -282,7 +282,9 @@ def record_ids(tool: Tool, question: str) -> list[str]:
 def order_arguments(tool: Tool, question: str, today: date | None, record: str = "") -> dict[str, Any]:
     """Arguments for an orders tool, each filled from the question by what the parameter's name says (``record``:
     one of several record ids the question names, each asked on its own, by its id alone)."""
-    span = (relative_range(question, today) if today else None) or period_range(question, today)
+    # ("placed last quarter": the quarter before today's, as the calendar names it)
+    span = (relative_range(question, today) if today else None) or period_range(
+        resolve_relative(question, today) if today else question, today)
     codes = [c for c in _codes(question) if c not in record_ids(tool, question)] if record else _codes(question)
     args: dict[str, Any] = {}
     id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
