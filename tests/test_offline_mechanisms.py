@@ -3756,3 +3756,18 @@ def test_orders_placed_last_quarter_are_filtered_to_that_quarter():
     question = "What did Orlo Cycles order last quarter, and what was it worth?"
     assert order_arguments(tool, question, date(2024, 5, 8)) == {
         "customer": "Orlo Cycles", "placed_after": "2024-01-01", "placed_before": "2024-03-31"}
+
+
+def test_a_share_asked_for_two_periods_is_worked_out_within_each_period():
+    question = "What share of the total bakery budget went to flour in 2022 vs 2023?"
+    assert analyse(question).share_of == ("flour", "bakery budget")
+    reports = {"2022": "[B1] Bakery budget 2022\nThe total bakery budget of $80,000 for 2022 included $20,000 for flour.",
+               "2023": "[B2] Bakery budget 2023\nThe total bakery budget of $90,000 for 2023 included $27,000 for flour."}
+
+    def searched(query: str) -> str:
+        return "\n\n".join(text for year, text in reports.items() if year in query) or "\n\n".join(reports.values())
+
+    observed, decision = _run(question, searched, evaluate)
+    assert {args["expression"] for name, args, _ in observed if name == "compute"} == {"20000 / 80000 * 100",
+                                                                                      "27000 / 90000 * 100"}
+    assert "25%" in decision.content and "30%" in decision.content

@@ -550,6 +550,32 @@ class Policy:
         return {name: f"({b.plain} - {a.plain}) / {a.plain} * 100" if self.q.percent else f"{b.plain} - {a.plain}"
                 for name, (a, b) in self.across_pairs.items()}
 
+    @cached_property
+    def side_shares(self) -> dict[str, tuple[Quantity, Quantity]]:
+        """For "what share of the capex budget is the Penang item in 2024 vs 2025?": each period's part and whole,
+        found apart (the share is worked out within each period, not between them)."""
+        q = self.q
+        if q.operation != "share" or len(q.share_of) != 2 or len(q.sides) < 2 or not all(find_periods(s) for s in q.sides):
+            return {}
+        found = {}
+        for side in q.sides:
+            part, whole = (find_quantity(side, words, self._passage_blocks, self._unlike(side)) for words in q.share_of)
+            if part and whole and part.unit == whole.unit and 0 < part.value < whole.value:
+                found[side] = (part, whole)
+        return found if len(found) == len(q.sides) else {}
+
+    def share_expressions(self) -> dict[str, str]:
+        """Each period's share, for the calculator."""
+        return {side: f"{part.plain} / {whole.plain} * 100" for side, (part, whole) in self.side_shares.items()}
+
+    def _share_line(self, call: Call) -> str:
+        """One period's share in words: "2024: $5.1M of $9.2M, 55.4% (5.1 / 9.2 * 100 = ...) [a.md]"."""
+        side = next(s for s, e in self.share_expressions().items() if e == call.text)
+        part, whole = self.side_shares[side]
+        result = _grouped(_rounded(calculation_result(call.result or ""), 1))
+        labels = " ".join(f"[{label}]" for label in dict.fromkeys((part.sentence.label, whole.sentence.label)))
+        return f"{side}: {part.text} of {whole.text}, {result}% ({call.result.strip()}) {labels}."
+
     def _across_lines(self, call: Call) -> str:
         """One name's change in words: "Northern Europe: from $3.9M (September 2024) to $2.6M (December 2024), a
         change of -33.3% (...) [a.md] [b.md]"."""
@@ -1279,6 +1305,9 @@ class Policy:
         if q.across:  # each name's change between the periods, worked out one by one
             return [(calculator, text_arguments(calculator, e)) for e in self.across_expressions().values()] \
                 if calculator else []
+        if self.side_shares:  # each period's share of its own whole
+            return [(calculator, text_arguments(calculator, e)) for e in self.share_expressions().values()] \
+                if calculator else []
         measured = self.measured_quantities()
         pair = self.ordered_pair(measured[q.measured[0]])
         replaced = self.change_expression() if calculator and not pair and (
@@ -1342,7 +1371,8 @@ class Policy:
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         current = {self._for_measure(m).calculation(qs) for m, qs in measured.items()} - {None}
         kept = current | {x.conversion for qs in measured.values() for x in qs.values() if isinstance(x, ConvertedQuantity)} \
-            | {e for e, _, _ in self.side_rates.values()} | set(self.across_expressions().values())
+            | {e for e, _, _ in self.side_rates.values()} | set(self.across_expressions().values()) \
+            | set(self.share_expressions().values())
         worked = [c.text for c in self.calls if roles.get(c.name) == "calculator"]
         superseded = {t for t in worked if t not in kept and any(later in current for later in worked)} \
             if q.comparison else set()  # (a comparison's figure worked out again once a better number was found)
@@ -1584,6 +1614,8 @@ class Policy:
         """The calculation in words, for the measure whose numbers it used."""
         if call.text in self.across_expressions().values() and calculation_result(call.result or ""):
             return self._across_lines(call)
+        if call.text in self.share_expressions().values() and calculation_result(call.result or ""):
+            return self._share_line(call)
         converted = next((x for quantities in measured.values() for x in quantities.values()
                           if isinstance(x, ConvertedQuantity) and x.conversion == call.text), None)
         if converted and calculation_result(call.result or ""):  # "€3,990 at the EUR/USD rate of 31 Dec 2024 ..."

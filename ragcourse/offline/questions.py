@@ -42,6 +42,7 @@ from .dates import (
     expand_spans,
     fill_years,
     happened_periods,
+    period_range,
     resolve_relative,
     spread_over_years,
     target_years,
@@ -268,6 +269,8 @@ _SHARE_OF = (
                r"(?P<whole>[^?;,]+)", re.I),
     re.compile(r"\bhow much of\s+(?P<whole>[^?;,]+?)\s+(?:was|were|is|are|did)\s+(?:[\w-]+\s+)?(?:by|from|for|on|in)\s+"
                r"(?P<part>[^?;,]+)", re.I),  # "how much of the 2024 electricity was used by Penang, as a percentage?"
+    re.compile(r"^\W*(?:(?:what|whats|what's|what is|what was)\s+(?:the|was|is|were)?\s*)?(?P<part>[^,?;:]+?)(?:'s|’s)?\s+"
+               r"(?:share|proportion|percentage)\s+of\s+(?P<whole>[^?;,]+)", re.I),  # "LX-200 share of total bookings"
 )
 #: "how many $M of Q2 revenue came from subscriptions": an amount worked out from the share the documents give the part
 #: and the whole it is a share of.
@@ -299,6 +302,18 @@ def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF, cont
             if all(found):
                 return found
     return ()
+
+
+def _nested(sides: list[str]) -> bool:
+    """Whether one period side lies inside another ("Q4 2022" in "2022"): a share of the one in the other."""
+    spans = [period_range(side) for side in sides]
+    return any(a and b and a != b and b[0] <= a[0] and a[1] <= b[1] for a in spans for b in spans)
+
+
+def _without_periods(phrase: str) -> str:
+    """A key phrase without the periods it names ("penang line item 2024 vs 2025" -> "penang line item"): each
+    period is a side of its own."""
+    return " ".join(w for w in phrase.split() if not find_periods(w) and w.lower() not in ("vs", "versus"))
 
 
 #: What each operation means, for questions the grammar does not cover ("what was the typical monthly figure").
@@ -1523,7 +1538,10 @@ def analyse(question: str, today: date | None = None) -> Question:
         # first)
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=monthly,
-        share_of=_share_of(text, context=context) if operation == "share" and not sides else _share_of(
+        # ("what share of the capex budget is the Penang item, 2024 vs 2025?": the share in each period)
+        share_of=_share_of(text, context=context) if operation == "share" and not sides else tuple(
+            _without_periods(f) for f in _share_of(text)) if operation == "share" and all(
+            find_periods(side) for side in sides) and not _nested(sides) else _share_of(
             text, (_PORTION,)) if operation == "portion" else (), extreme=_extreme(text),
         owner=names if _PARTY.search(context) and not anchors(names) and re.search(r"\b(?:their|its)\b", text, re.I)
         else "", aside=aside, conversion=conversion, across=tuple(across),
