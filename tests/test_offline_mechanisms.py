@@ -3771,3 +3771,13 @@ def test_a_share_asked_for_two_periods_is_worked_out_within_each_period():
     assert {args["expression"] for name, args, _ in observed if name == "compute"} == {"20000 / 80000 * 100",
                                                                                       "27000 / 90000 * 100"}
     assert "25%" in decision.content and "30%" in decision.content
+
+
+def test_the_name_of_an_asked_thing_may_stand_a_word_before_its_noun():
+    question = ("Which depot serves the Kelso bakery account alongside the account owner, and what is that depot's "
+                "street address?")
+    first_part = analyse(question).parts[0]
+    found = ("[routes.md] Delivery routes\nKelso bakery account owner: Ann Lee (Logistics), served by the Tarnby cold "
+             "depot with two vans.")
+    calls = decide(conversation(question, [("find_docs", {"query": first_part}, found)]), [SEARCH]).tool_calls
+    assert any(args["query"].startswith("Tarnby") for _, args in calls)

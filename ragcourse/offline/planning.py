@@ -104,7 +104,8 @@ from .text import (
 )
 from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, record_ids, text_arguments
 
-_NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)")
+_NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)(?:\s+([a-z][\w-]+))?")
+#   (the noun may follow one word of its own: "the Rotterdam sales office" names an office)
 #: A name with a noun phrase in apposition: "FlowTech Europe 2024, the trade fair for ..." names a trade fair.
 _APPOSITIVE = re.compile(r"\b([A-Z][\w&/-]*(?:\s+(?:[A-Z][\w&/-]*|\d{4}))*),\s+(?:the|an?|our)\s+((?:[a-z][\w-]*\s+){0,2}"
                          r"[a-z][\w-]*)\b")
@@ -1075,7 +1076,8 @@ class Policy:
                 found = [s for s in found if _SUPERLATIVE.search(s.text)] or found
             for sentence in found:
                 for m in _NAME_BEFORE_NOUN.finditer(sentence.text):
-                    if stem(m[2].lower()) in wanted and m[1].lower() not in self.question_text.lower() \
+                    if {stem(m[2].lower()), stem((m[3] or m[2]).lower())} & wanted \
+                            and m[1].lower() not in self.question_text.lower() \
                             and not (who and re.search(r"\d", m[1])):
                         return _with_opening(sentence.text, m.start(1), m[1])
             candidates: list[tuple[int, str]] = []  # (distance to an asked word, name), over the quoted sentences
