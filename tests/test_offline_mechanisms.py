@@ -3781,3 +3781,14 @@ def test_the_name_of_an_asked_thing_may_stand_a_word_before_its_noun():
              "depot with two vans.")
     calls = decide(conversation(question, [("find_docs", {"query": first_part}, found)]), [SEARCH]).tool_calls
     assert any(args["query"].startswith("Tarnby") for _, args in calls)
+
+
+def test_an_average_price_per_unit_over_several_records_is_their_amounts_over_their_units():
+    question = "How many RB-40 boxes has Bloom Florists ordered in total, what value, and the avg price per unit?"
+    records = ("2 orders matching customer 'Bloom Florists', product 'RB-40' (newest first):\n"
+               "- BK-0207 · Bloom Florists · placed 2024-01-20 · 30 × RB-40 · $600.00 · order status: delivered\n"
+               "- BK-0193 · Bloom Florists · placed 2024-01-02 · 10 × RB-40 · $240.00 · order status: delivered")
+    observed, decision = _orders_run(question, records, "[C1] Supply contract — Bloom Florists\nBoxes ship weekly.",
+                                     calculator=True)
+    assert ("compute", {"expression": "(600 + 240) / (30 + 10)"}) in [(n, a) for n, a, _ in observed]
+    assert "$21" in decision.content

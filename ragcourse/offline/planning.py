@@ -933,11 +933,16 @@ class Policy:
                 else f"{per_unit} - {plain_number(value)}"
             return Records("against", expression, f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}",
                            written, sentence)
-        if (self.q.operation == "ratio" or re.search(r"\bunit (?:price|cost)\b", self.q.text, re.I)) and one \
-                and _PER_UNIT.search(self.q.text):
-            # "what's the price per meter on that order?": the one record's amount over its units
-            return Records("per unit", f"{plain_number(amounts[0])} / {plain_number(units[0][0])}",
-                           f"${amounts[0]:,.0f} for {units[0][0]:,.0f} × {units[0][1]}", units[0][1])
+        same = len(items) == len(units) == len(amounts) >= 1 and len({p for _, p in units}) == 1
+        if (self.q.operation in ("ratio", "average") or re.search(r"\bunit (?:price|cost)\b", self.q.text, re.I)) \
+                and same and _PER_UNIT.search(self.q.text):
+            # "what's the price per meter on that order?": the one record's amount over its units; over several
+            # records of one product ("the average price per unit"), their amounts over their units
+            amount, count = sum(amounts), sum(u for u, _ in units)
+            expression = (f"({' + '.join(plain_number(a) for a in amounts)}) / "
+                          f"({' + '.join(plain_number(u) for u, _ in units)})") if len(amounts) > 1 else \
+                f"{plain_number(amount)} / {plain_number(count)}"
+            return Records("per unit", expression, f"${amount:,.0f} for {count:,.0f} × {units[0][1]}", units[0][1])
         by_value = bool(_ASKS_VALUE.search(self.q.text))
         if not items or not by_value and len({p for _, p in units}) != 1:
             return None
