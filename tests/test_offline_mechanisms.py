@@ -3792,3 +3792,10 @@ def test_an_average_price_per_unit_over_several_records_is_their_amounts_over_th
                                      calculator=True)
     assert ("compute", {"expression": "(600 + 240) / (30 + 10)"}) in [(n, a) for n, a, _ in observed]
     assert "$21" in decision.content
+
+
+def test_two_measures_set_apart_by_commas_are_each_compared():
+    question = analyse("How did the flour share of the bakery budget, and the number of bakers it pays for, differ "
+                       "between the 2022 plan and the 2023 plan?")
+    assert question.sides == ("2022", "2023")
+    assert question.measures == ("flour share", "number bakers")

@@ -811,9 +811,19 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     return measures, operations if len(set(operations)) > 1 else ()
 
 
+#: "How did the market-adjustment component of the raise, and the number of employees it targets, differ ...?": two
+#: measures, each with what it is of, set apart by commas.
+_TWO_MEASURES_APART = re.compile(r"\bhow\s+(?:did|do|does|has|have)\s+(?:the|our)\s+([\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+of\s+[^,]+)?,"
+                                 r"\s+and\s+(?:the|our)\s+([\w-]+(?:\s+of)?(?:\s+[\w-]+){0,2}?)(?:\s+(?:it|they|that|which)\b[^,]*)?,"
+                                 r"\s+(?:differ|change|compare|move|develop)", re.I)
+
+
 def _measures(main: str) -> tuple[str, ...]:
     """Two measures named side by side with their articles: "the hotel cap and the per diem change ...", "how much did
     overall satisfaction and the price score change ..."."""
+    apart = _TWO_MEASURES_APART.search(main)
+    if apart:
+        return key_phrase(apart[1]), key_phrase(apart[2])
     m = re.search(r"\b(?:the|our|(?:did|do|does)(?: the| our)?) ((?:[\w-]+ ){0,2}?[\w-]+) and (?:the|our) ((?:[\w-]+ ?){1,3})",
                   main, re.I)
     if not m:
