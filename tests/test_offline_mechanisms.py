@@ -3799,3 +3799,11 @@ def test_two_measures_set_apart_by_commas_are_each_compared():
                        "between the 2022 plan and the 2023 plan?")
     assert question.sides == ("2022", "2023")
     assert question.measures == ("flour share", "number bakers")
+
+
+def test_a_list_of_questions_split_by_commas_asks_each_but_a_leading_scope_asks_nothing():
+    listed = analyse("Who bakes the rye loaves since March 2024, how much did the new oven cut the baking time, and "
+                     "how did the loaves sell at the market?")
+    assert len(listed.parts) == 3
+    scoped = analyse("Under the current bakery policy, how much is the flour allowance, and which form do I use?")
+    assert len(scoped.parts) == 2

@@ -1146,6 +1146,9 @@ _ELLIPTICAL = re.compile(r"^\s*(?:and|or|but|what about|how about)\s+(?:(?:in|fo
 
 
 _ASKING = re.compile(rf"(?:and\s+)?{WH_WORD}\b", re.I)
+#: ", how much did ...", ", how many were ...": the next question of a list.
+_NEXT_HOW_MUCH = re.compile(r",\s+(?=how\s+(?:much|many|long|far|often)\s+(?:is|are|was|were|does|do|did|has|have|had|will|"
+                            r"can|would)\b)", re.I)
 
 
 def asked_clause(text: str, part: str) -> str:
@@ -1391,6 +1394,10 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = text[listed.end()].upper() + text[listed.end() + 1:]
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text), happened_periods(text))
     clauses = [c.strip(" ,") for c in _PART_SPLIT.split(text) if c and c.strip(" ,")] or [text]
+    # "Who supplies X, how much did the contract cut Y, and ...": a question, then another (not "Under the current
+    # policy, how much is X": a scope, then the question)
+    clauses = [piece.strip(" ,") for clause in clauses for piece in (
+        _NEXT_HOW_MUCH.split(clause) if _ASKING.match(clause) else [clause]) if piece.strip(" ,")]
     preamble = [c for c in clauses if PREAMBLE.match(c)]
     asking = [c for c in clauses if c not in preamble]
     clauses = asking or clauses  # "I'm new here and trying to understand X: why ...?" asks only after the colon
