@@ -3807,3 +3807,17 @@ def test_a_list_of_questions_split_by_commas_asks_each_but_a_leading_scope_asks_
     assert len(listed.parts) == 3
     scoped = analyse("Under the current bakery policy, how much is the flour allowance, and which form do I use?")
     assert len(scoped.parts) == 2
+
+
+def test_a_ratio_defined_in_brackets_is_searched_and_worked_out_for_each_period():
+    question = "whats the bakery's profit margin (profit / sales) for 2022 and for 2023?"
+    reports = {"2022": "[B1] Bakery report 2022\nIn 2022 sales were $200,000. Profit in 2022 was about $30,000.",
+               "2023": "[B2] Bakery report 2023\nIn 2023 sales were $250,000. Profit in 2023 was about $45,000."}
+
+    def searched(query: str) -> str:
+        return "\n\n".join(text for year, text in reports.items() if year in query) or "No results."
+
+    observed, decision = _run(question, searched, evaluate)
+    assert {args["expression"] for name, args, _ in observed if name == "compute"} == {"30000 / 200000 * 100",
+                                                                                      "45000 / 250000 * 100"}
+    assert "15%" in decision.content and "18%" in decision.content

@@ -450,7 +450,10 @@ class Question:
         queries += [query for query, _ in self.source_queries()]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
-        if self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces"), in the
+        if self.share_of and self.comparison and not self.measures and all(find_periods(s) for s in self.sides):  # a share in each
+            # period: each period's part and its whole, searched by their own words
+            queries = [f"{side} {words}" for side in self.sides for words in self.share_of]
+        elif self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces"), in the
             # question's period unless that only says since when the part has been going on ("handed out since April")
             since = re.search(r"\b(?:since|starting|after)\s+\w+", self.share_of[0], re.I)
             queries.append(" ".join(dict.fromkeys(f"{self.share_of[1]} {'' if since else self.period_phrase}".split())))
