@@ -3821,3 +3821,10 @@ def test_a_ratio_defined_in_brackets_is_searched_and_worked_out_for_each_period(
     assert {args["expression"] for name, args, _ in observed if name == "compute"} == {"30000 / 200000 * 100",
                                                                                       "45000 / 250000 * 100"}
     assert "15%" in decision.content and "18%" in decision.content
+
+
+def test_measures_listed_after_a_dash_are_each_compared_and_the_one_asked_in_percent_in_percent():
+    question = analyse("compare the 2023 budget to the 2022 budget - flour spend, bread price and staff cost. "
+                       "whats the % increase in the flour spend?")
+    assert question.measures == ("flour spend", "bread price", "staff cost")
+    assert question.operations == ("percent change", "difference", "difference")

@@ -814,6 +814,30 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     return measures, operations if len(set(operations)) > 1 else ()
 
 
+#: "compare the 2025 budget to the 2024 one - revenue target, gross margin and opex.": the measures listed as a label.
+_MEASURE_LIST = re.compile(r"(?:\s[-–—]|:)\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*(?:,\s*(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)*,?"
+                           r"\s+and\s+(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s*(?:[.?;]|$|(?=\s*(?:what|how|which|who|when|where|why)\b))",
+                           re.I)
+
+
+def _listed_measures(text: str, later: str = "") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The measures a comparison lists after a dash or colon, each compared by its difference, or in percent where a
+    later ask (after the list, or ``later``) puts a "%" to it ("... whats the % increase in the revenue target?");
+    else nothing."""
+    m = _MEASURE_LIST.search(text)
+    raw = re.split(r",\s*(?:and\s+)?|\s+and\s+", m[1]) if m else []
+    items = [key_phrase(i) for i in raw if key_phrase(i)]
+    cues = CUE_WORDS | AGGREGATE_WORDS | INCREASE_WORDS | DECREASE_WORDS  # ("- total for each quarter and the delta":
+    if not 2 <= len(items) <= 4 or any(not key_phrase(i, cues) or re.search(r"\beach\b|^(?:the\s+)?(?:total|delta|"  # how
+                                                                         r"difference|change|sum|average|gap)\b", i, re.I)
+                                       for i in raw) or len(set(items)) < len(items) or any(find_periods(i) for i in items):
+        return (), ()
+    later = f"{text[m.end():]} {later}"
+    percent = [i for i in items if re.search(rf"%[^.?;]*\b{re.escape(i.split()[-1])}|\b{re.escape(i.split()[-1])}\b[^.?;]*%",
+                                             later, re.I)]
+    return tuple(items), tuple("percent change" if i in percent else "difference" for i in items) if percent else ()
+
+
 #: "How did the market-adjustment component of the raise, and the number of employees it targets, differ ...?": two
 #: measures, each with what it is of, set apart by commas.
 _TWO_MEASURES_APART = re.compile(r"\bhow\s+(?:did|do|does|has|have)\s+(?:the|our)\s+([\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+of\s+[^,]+)?,"
@@ -1382,9 +1406,10 @@ def analyse(question: str, today: date | None = None) -> Question:
                                or len(_alternatives(statement[1].rstrip(".!"))) >= 2)):
         statement = None  # "X: Sept vs Dec. How far did it drop?" is one question; "i.e." ends no sentence
         one_question = True
-    elif statement and re.search(r"\b(?:vs\.?|versus)\s", statement[1], re.I) and not _FINITE_VERB.search(statement[1]):
-        statement = None  # "termination for convenience - A vs B. who can walk away?": a label, not a statement
-        one_question = True
+    elif statement and (re.search(r"\b(?:vs\.?|versus)\s", statement[1], re.I) and not _FINITE_VERB.search(statement[1])
+                        or re.match(r"\s*(?:compare|contrast)\b", statement[1], re.I)):
+        statement = None  # "termination for convenience - A vs B. who can walk away?": a label, not a statement;
+        one_question = True  # "compare A to B - X, Y and Z. whats the % increase in X?": the request, then its ask
     context = statement[1] if statement else ""
     text = statement[2] if statement else text
     source = source or SOURCE.match(text)  # "Brightwater is unhappy. Going by the contract, what ...?"
@@ -1443,8 +1468,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         sides = [m[2] if m else side for m, side in zip(led, sides, strict=True)]
         main = f"{main} {next(m[1] for m in led if m)}"
     qualifiers = _qualifiers(main, sides)
-    measures = _measures(main) if len(sides) >= 2 and all(find_periods(side) for side in sides) else ()
-    operations: tuple[str, ...] = ()
+    measures, operations = _listed_measures(context or text, text if context else "") if len(sides) >= 2 else ((), ())
+    if not measures and len(sides) >= 2 and all(find_periods(side) for side in sides):
+        measures = _measures(main)
     if len(sides) >= 2 and not measures:
         measures, operations = _asked_measures("; ".join(clauses), sides)
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
