@@ -3828,3 +3828,18 @@ def test_measures_listed_after_a_dash_are_each_compared_and_the_one_asked_in_per
                        "whats the % increase in the flour spend?")
     assert question.measures == ("flour spend", "bread price", "staff cost")
     assert question.operations == ("percent change", "difference", "difference")
+
+
+@pytest.mark.parametrize("question", [
+    "Using the 30 Jun 2023 GBP/USD reference rate, what is the Brava K7 list price in dollars, and how many percent "
+    "below our Hestia H2 list price is that?",
+    "convert the Brava K7 list price to usd at the 30 jun 2023 gbp/usd rate - how far below our Hestia H2 list price is "
+    "it in %?",
+])
+def test_a_conversion_whose_currency_only_the_rate_names_converts_the_first_thing_priced(question):
+    q = analyse(question)
+    assert q.sides == ("Brava K7", "Hestia H2") and q.conversion and q.conversion.source == "GBP"
+    observed, decision = _oven_run(question)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
+        "10400 * 1.2700", "((10400 * 1.2700) - 14900) / 14900 * 100"]
+    assert "-11.4%" in decision.content

@@ -20,11 +20,12 @@ _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
 _NAMES = {"euro": "EUR", "dollar": "USD", "pound": "GBP"}
 _CODE = re.compile(r"\b([A-Z]{3})\b")
 _PAIR = re.compile(r"\b([A-Z]{3})\s?/\s?([A-Z]{3})\b")
-_DATE = r"(?:\d{1,2}\s+[A-Z][a-z]{2,8}\.?(?:\s+\d{4})?|[A-Z][a-z]{2,8}\s+\d{1,2}(?:,?\s+\d{4})?|[A-Z][a-z]{2,8}\s+\d{4})"
+_LOWER_PAIR = re.compile(r"\b(eur|usd|gbp)\s?/\s?(eur|usd|gbp)\b", re.I)
+_DATE = r"(?:\d{1,2}\s+[A-Za-z][a-z]{2,8}\.?(?:\s+\d{4})?|[A-Z][a-z]{2,8}\s+\d{1,2}(?:,?\s+\d{4})?|[A-Z][a-z]{2,8}\s+\d{4})"
 #: "at the 31 Dec 2024 EUR/USD reference rate", "with the October 2024 monthly average EUR/USD rate", "using the
 #: exchange rate of 31 December 2024": the rate a conversion uses (its own words, to be found in a table)
 _RATE_CLAUSE = re.compile(
-    rf"\s*\b(?:at|with|using|by|applying)\s+(?:the|an?|that)\s+(?P<rate>[^,.;:?!()]{{0,60}}?(?:\b[A-Z]{{3}}\s?/\s?[A-Z]{{3}}|"
+    rf"\s*\b(?i:at|with|using|by|applying)\s+(?:the|an?|that)\s+(?P<rate>[^,.;:?!()]{{0,60}}?(?:\b[A-Z]{{3}}\s?/\s?[A-Z]{{3}}|"
     rf"\b(?i:exchange|reference|fx|conversion|spot))\b[^,.;:?!()]{{0,30}}?\b(?i:rate)\b(?:\s+(?:of|on|for|from|as of)\s+"
     rf"(?:the\s+)?{_DATE})?)")
 #: "convert it", "convert that to dollars": the verb of a conversion whose thing was named before it
@@ -74,6 +75,7 @@ def conversion_asked(question: str) -> tuple[str, Conversion | None]:
     """The question without the clause that names a conversion's rate, and the conversion (``None`` when it asks
     for none): "Convert it at the 31 Dec 2024 EUR/USD rate and tell me how much cheaper it is than B" reads as
     "Tell me how much cheaper it is than B", converting at the "31 Dec 2024 EUR/USD rate"."""
+    question = _LOWER_PAIR.sub(lambda x: f"{x[1].upper()}/{x[2].upper()}", question)  # "eur/usd", typed in chat
     m = _RATE_CLAUSE.search(question)
     pair = _PAIR.search(m["rate"]) if m else None
     if not m or not pair and not re.search(r"\bconvert|\bexchange\b|\bfx\b", question, re.I):
@@ -110,6 +112,8 @@ def compared_in(text: str, conversion: Conversion) -> tuple[tuple[str, str], str
             runs.append((m.start(), m[0]))
     cue = _AGAINST.search(text)
     measures = list(_MONEY.finditer(text))
+    if not said and runs and cue:  # "what is the VX-9 list price in dollars, and how far below B is that?": the
+        said = [at for at, _ in runs if at < cue.start()][:1]  # currency unsaid, the first thing priced is converted
     if not said or not runs or not cue or not measures:
         return None
     first = min(runs, key=lambda run: min(abs(run[0] - at) for at in said))[1]

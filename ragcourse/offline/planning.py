@@ -438,8 +438,13 @@ class Policy:
         in the other currency ("the VX-9's list price in euros") takes its amount as written in that currency."""
         conversion = self.q.conversion
         said = mentions(self.question_text, conversion.source) if conversion and conversion.source else []
+        rate_at = self.question_text.lower().find(conversion.rate.lower()) if conversion else -1
+        said = [at for at in said if not rate_at <= at < rate_at + len(conversion.rate)] if rate_at >= 0 else said  # (the
+        # rate's own "EUR/USD" says which pair, not which thing is priced in euros)
         placed = {side: self.question_text.lower().find(side.lower()) for side in self.q.sides}
         placed = {side: at for side, at in placed.items() if at >= 0}
+        if conversion and not said and self.q.sides and self.q.sides[0] in placed:  # the currency unsaid: the thing
+            said = [placed[self.q.sides[0]]]  # priced first is the one converted (see ``currency.compared_in``)
         if said and placed:
             side = min(placed, key=lambda s: min(abs(placed[s] - at) for at in said))
             stating = [Block(b.label, b.title, " ".join(s.text for s in sentences_of([b]) if any(
