@@ -3843,3 +3843,12 @@ def test_a_conversion_whose_currency_only_the_rate_names_converts_the_first_thin
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
         "10400 * 1.2700", "((10400 * 1.2700) - 14900) / 14900 * 100"]
     assert "-11.4%" in decision.content
+
+
+def test_a_data_sheet_field_labelled_with_what_is_asked_answers_it():
+    blocks = [Block("kiln.md", "Kiln K-40 data sheet",
+                    "Maximum temperature: 1,300 °C. Chamber sizes: 40 to 120 litres. Door: hinged, left or right."),
+              Block("survey.md", "Potters' survey 2023",
+                    "Potters praised the K-40 for its temperature control, and many asked for larger chamber sizes.")]
+    found = select("What maximum temperature and chamber size range can I quote for the K-40?", sentences_of(blocks))
+    assert [s.sentence.text[:12] for s in found] == ["Maximum temp", "Chamber size"]

@@ -78,6 +78,9 @@ CAUSE_BONUS = 0.15
 #: Added for a sentence that sets a threshold in the unit of a case the question states and asks leave for ("can I
 #: give 13% off?", "is my manager's OK enough for a $4,200 claim?"): the rule decides the case.
 RULE_BONUS = 0.15
+#: A field of a data sheet or form whose label is what the question asks for ("Pipe sizes: DN25 to DN1200." for "what
+#: pipe size range ...?") answers it, however few of the question's other words it repeats.
+_FIELD = re.compile(r"^\s*([A-Z][\w /()-]{1,40}):\s+\S")
 #: A question asking whether a stated case is allowed, or who must approve it.
 _ASKS_PERMISSION = re.compile(r"\b(?:can|may|could)\s+(?:i|we|you|they|he|she|someone|somebody|my|our|the|an?)\b|\ballowed\b|"
                               r"\bpermitted\b|\benough\b|\bwho\s+(?:has|needs|must|have)\s+to\b|\bsign\w*\s+(?:\w+\s+)?off\b|"
@@ -122,13 +125,15 @@ class Scored:
     missing: frozenset[str]  # anchors of the question the sentence does not agree on
     topical: bool = True  # it (or its title) shares a word with the question besides its dates and codes
     rule: bool = False  # it sets a threshold in the unit of a case the question asks leave for
+    field: bool = False  # it is a labelled field whose label the question asks for ("Accuracy: ±0.5% of reading")
 
     @property
     def supports(self) -> bool:
         """Whether the sentence can be quoted as (part of) an answer."""
         if self.missing or not self.topical:
             return False
-        by_words = (self.lexical >= MIN_LEXICAL or self.rule) and self.direct > 0 and self.semantic >= MIN_SEMANTIC
+        by_words = (self.lexical >= MIN_LEXICAL or self.rule or self.field) and self.direct > 0 \
+            and self.semantic >= MIN_SEMANTIC
         both = self.lexical >= NEAR_LEXICAL and self.direct > 0 and self.semantic >= NEAR_SEMANTIC  # close on both
         words = self.lexical >= STRONG_LEXICAL and self.direct >= STRONG_DIRECT and self.semantic >= WEAK_SEMANTIC
         return by_words or both or words or self.semantic >= STRONG_SEMANTIC
@@ -280,10 +285,12 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         value = SEMANTIC_WEIGHT * float(semantic) + (1 - SEMANTIC_WEIGHT) * lexical - (0.5 if missing else 0.0)
         value += CAUSE_BONUS if CAUSE_TERM in weights and CAUSE_TERM in sentence.terms else 0.0
         value += RULE_BONUS if rule else 0.0
+        label = _FIELD.match(sentence.text)
+        field = bool(label) and bool(set(terms(label[1]))) and set(terms(label[1])) <= set(weights)
         # ... or it names a code of the question that its title does not ("E-231: pipe parameters invalid")
         topical = not subject or bool(subject & (sentence.terms | sentence.title_terms)) or rule or bool(
             {a for a in wanted if "-" in a} & sentence.terms - sentence.title_terms)
-        scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical, rule))
+        scored.append(Scored(sentence, value, lexical, own / total, float(semantic), missing, topical, rule, field))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
 
@@ -329,10 +336,17 @@ def question_terms(question: str) -> list[str]:
     return list(dict.fromkeys([t for t in terms(question) if t not in asks] + graded + ([CAUSE_TERM] if asks else [])))
 
 
+#: "What accuracy and pipe size range ...?": two things asked by one question word.
+_TWO_ASKED = re.compile(r"^\W*(?:what|which)\s+(?:is\s+the\s+|are\s+the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:the\s+)?[a-z][\w-]*",
+                        re.I)
+
+
 def sentence_budget(question: str) -> int:
-    """How many sentences an answer may quote: one per part, side or cause of the question, at most four."""
+    """How many sentences an answer may quote: one per part, side, cause or thing asked of the question, at most
+    four."""
     q = analyse(question)
-    return min(4, max(len(q.sides), len(q.parts), 1) + (1 if q.cause else 0))
+    asked = 2 if _TWO_ASKED.match(question) else 1
+    return min(4, max(len(q.sides), len(q.parts), asked) + (1 if q.cause else 0))
 
 
 asks_quantity = re.compile(r"\bhow (?:many|much|big|large)\b|^\W*(?:the\s+)?(?:(?:exact|total|approximate|rough)\s+)?"
@@ -641,6 +655,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         supporting.sort(key=lambda s: not any(defines(code, s.sentence.text) for code in codes))
     if _ANSWER_SHAPES[1][0].search(question):  # "when does the term end?": a date before "90 days before the end"
         supporting.sort(key=lambda s: not _CALENDAR.search(s.sentence.text))
+    supporting.sort(key=lambda s: not s.field)  # a data sheet's field labelled with what is asked, first
     supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
         return []
