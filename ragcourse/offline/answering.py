@@ -631,6 +631,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     scored = [s for s in score(question, sentences) if s.sentence.text not in exclude]
     supporting = [s for s in scored if s.supports]
     unfiltered = list(supporting)  # a trailing "and until when?" is answered by a date, not the number asked first
+    supporting.sort(key=lambda s: not s.field)  # a data sheet's field labelled with what is asked, first (the orders
+    # below, of what the question's form asks for, come before it)
     if CAUSE_TERM in question_terms(question):  # a "why" question is answered by a sentence that gives a cause
         supporting.sort(key=lambda s: CAUSE_TERM not in s.sentence.terms | s.sentence.title_terms)
     if ASKS_PROHIBITION.search(question):  # "what must you not do": a sentence that forbids something, about the
@@ -655,7 +657,6 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         supporting.sort(key=lambda s: not any(defines(code, s.sentence.text) for code in codes))
     if _ANSWER_SHAPES[1][0].search(question):  # "when does the term end?": a date before "90 days before the end"
         supporting.sort(key=lambda s: not _CALENDAR.search(s.sentence.text))
-    supporting.sort(key=lambda s: not s.field)  # a data sheet's field labelled with what is asked, first
     supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
         return []
