@@ -3852,3 +3852,14 @@ def test_a_data_sheet_field_labelled_with_what_is_asked_answers_it():
                     "Potters praised the K-40 for its temperature control, and many asked for larger chamber sizes.")]
     found = select("What maximum temperature and chamber size range can I quote for the K-40?", sentences_of(blocks))
     assert [s.sentence.text[:12] for s in found] == ["Maximum temp", "Chamber size"]
+
+
+def test_the_name_of_the_organisation_served_is_no_name_a_passage_must_repeat():
+    from ragcourse.offline.framing import serving
+
+    blocks = [Block("rota.md", "Baking rota", "Each baker bakes 120 loaves per shift. Shifts start at 4 a.m.")]
+    question = "As a new Tarnby Bakehouse baker, how many loaves do I bake per shift, and when do shifts start?"
+    assert select(question, sentences_of(blocks)) == []  # (another bakery's rota is no answer about Tarnby's)
+    with serving("You are the internal knowledge assistant of Tarnby Bakehouse Ltd.; answer from the context."):
+        found = select(question, sentences_of(blocks))
+    assert [s.sentence.text[:10] for s in found] == ["Each baker", "Shifts sta"]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .dates import WEEKDAY
-from .framing import named_source, unframed, without_remarks, without_scene
+from .framing import named_source, own_terms, unframed, without_remarks, without_scene
 from .lexicon import COUNT_WORD, closest_spelling, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
 from .messages import Block
@@ -481,7 +481,8 @@ def _about_what_is_asked(question: str, supporting: list[Scored], sentences: Seq
     if q.comparison or q.cause:
         return supporting
     names = {t for m in _QUESTION_NAME.findall(question) for t in terms(m) if not find_periods(m)  # ("on a Saturday":
-             and not re.fullmatch(WEEKDAY, m, re.I)} - set(q.aside.split())  # a time, which "weekdays" answers)
+             and not re.fullmatch(WEEKDAY, m, re.I)} - set(q.aside.split()) - own_terms()  # a time, which
+    # "weekdays" answers; the organisation served is what every internal passage is about, named or not)
     passage: dict[str, set[str]] = {}
     for sentence in sentences:
         passage.setdefault(sentence.label, set(sentence.title_terms)).update(sentence.terms)

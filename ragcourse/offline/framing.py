@@ -10,8 +10,32 @@ place or a party still scopes the search, and ``analyse`` decides that.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-from .text import WH_WORD, WH_WORDS
+from .text import WH_WORD, WH_WORDS, terms
+
+#: The organisation the assistant serves, as its system prompt names it ("the research assistant of Lumora
+#: Instruments Ltd."): every internal document is about it, so its name singles no passage out.
+_ASSISTANT_OF = re.compile(r"\bassistant\s+(?:of|for|at)\s+(?:the\s+)?([A-Z][\w&-]*(?:\s+[A-Z][\w&.-]*)*)")
+_OWN: ContextVar[frozenset[str]] = ContextVar("own_organisation", default=frozenset())
+
+
+@contextmanager
+def serving(system: str) -> Iterator[None]:
+    """Read one request as the assistant of the organisation its system prompt names (none named: no one)."""
+    m = _ASSISTANT_OF.search(system)
+    token = _OWN.set(frozenset(terms(m[1])) if m else frozenset())
+    try:
+        yield
+    finally:
+        _OWN.reset(token)
+
+
+def own_terms() -> frozenset[str]:
+    """The words of the name of the organisation the assistant serves (see :func:`serving`)."""
+    return _OWN.get()
 
 #: "Pulling the ...", "Working on ...": what the asker is doing ("During the ..." is a preposition, and scopes).
 DOING = (r"(?!(?:during|regarding|concerning|following|including|excluding|considering|pending|barring)\b)"

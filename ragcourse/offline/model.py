@@ -27,6 +27,7 @@ from .. import prompts
 from ..tokens import count_tokens
 from . import answering, judging, planning, reflection, rewriting
 from .dates import resolve_relative, today_from
+from .framing import serving
 from .instructions import answer_form, apply
 from .messages import canonical_json, content_text, field, last_user_text, parse_blocks, read_request, system_text
 from .toolbox import Tool, classify, forced_arguments, function_of
@@ -109,6 +110,11 @@ def reply(body: dict[str, Any]) -> tuple[str | None, list[tuple[str, dict[str, A
     """The content or the tool calls the model produces for a chat-completions request body."""
     messages = body.get("messages", [])
     system = system_text(messages)
+    with serving(system):
+        return _reply(body, messages, system)
+
+
+def _reply(body: dict[str, Any], messages: list[dict[str, Any]], system: str) -> tuple[str | None, list[tuple[str, dict[str, Any]]]]:
     for fixed, task in TASKS:
         if fixed and fixed in system:
             return task(messages), []
