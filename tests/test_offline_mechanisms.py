@@ -3863,3 +3863,10 @@ def test_the_name_of_the_organisation_served_is_no_name_a_passage_must_repeat():
     with serving("You are the internal knowledge assistant of Tarnby Bakehouse Ltd.; answer from the context."):
         found = select(question, sentences_of(blocks))
     assert [s.sentence.text[:10] for s in found] == ["Each baker", "Shifts sta"]
+
+
+def test_a_lowercase_owner_of_an_order_is_read_past_the_product_code():
+    from ragcourse.offline.toolbox import customer_name
+
+    question = "did bloom's RB-40 order BK-0193 arrive on time? how many days from order to delivery?"
+    assert customer_name(question) == "bloom"

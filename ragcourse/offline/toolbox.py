@@ -259,7 +259,8 @@ def _lowercase_customer(question: str) -> str:
 #: "today's orders", "last month's shipments": a time owns nothing.
 _TIME_WORDS = frozenset(["today", "yesterday", "tomorrow", "day", "week", "month", "quarter", "year", "weekend"])
 _OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most recent|newest|recent|open|next|first)\s+)?"
-                              r"(?:orders?|shipments?|deliver(?:y|ies))\b", re.I)
+                              r"(?:[a-z]{1,4}-?\d[\w-]*\s+)?(?:orders?|shipments?|deliver(?:y|ies))\b", re.I)  # ("nordhavn's
+#   LX-200 order": a product code may stand before the order)
 
 
 def _codes(question: str) -> list[str]:
