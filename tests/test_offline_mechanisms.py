@@ -3870,3 +3870,13 @@ def test_a_lowercase_owner_of_an_order_is_read_past_the_product_code():
 
     question = "did bloom's RB-40 order BK-0193 arrive on time? how many days from order to delivery?"
     assert customer_name(question) == "bloom"
+
+
+def test_a_monthly_average_of_a_quarter_summed_from_its_months_is_worked_out_too():
+    question = "total kiln firings q2 2019, the monthly avg, and the % drop vs q1 2019?"
+    firings = dict(zip(["January", "February", "March", "April", "May", "June"], ["41", "38", "44", "36", "35", "39"]))
+    monthly = lambda query: (f"[kiln-{query.split()[0]}.md] Kiln log\nKiln firings in {query.split()[0]} 2019 were "  # noqa: E731
+                             f"{firings[query.split()[0]]}." if query.split()[0] in firings else "No passage found.")
+    observed, decision = _run_with_calculator(question, monthly)
+    assert ("compute", {"expression": "(36 + 35 + 39) / 3"}) in [(n, a) for n, a, _ in observed]
+    assert "Q2 2019 averaged 36.7 a month" in decision.content

@@ -59,6 +59,7 @@ from .messages import Block, canonical_json, content_text, parse_blocks, system_
 from .observations import (
     ConvertedQuantity,
     Quantity,
+    SummedQuantity,
     calculation_result,
     compose,
     find_quantity,
@@ -550,6 +551,21 @@ class Policy:
             if found[0] and found[1] and found[0].unit == found[1].unit and found[0].sentence.text != found[1].sentence.text:
                 pairs[name] = (found[0], found[1])
         return pairs
+
+    @property
+    def monthly_average(self) -> str:
+        """For "total bookings Q4, the monthly avg, and the % drop vs Q3?": the first quarter's months averaged
+        ("(15.9 + 14.6 + 13.8) / 3"), once its months were summed; "" when no monthly average is asked."""
+        if not (self.q.monthly and _MONTHLY_AVERAGE.search(self.q.text)):
+            return ""
+        first = self._summed_first
+        return f"{first.plain} / {len(first.parts)}" if first else ""
+
+    @property
+    def _summed_first(self) -> SummedQuantity | None:
+        """The first side's quarter as the sum of its months, for whichever measure found it."""
+        return next((x for quantities in self.measured_quantities().values()
+                     if isinstance(x := quantities.get(self.q.sides[0]), SummedQuantity)), None)
 
     def across_expressions(self) -> dict[str, str]:
         """Each name's change between the two periods, for the calculator (in percent when asked so)."""
@@ -1333,6 +1349,8 @@ class Policy:
             if calculator and (expression := self._for_measure(measure).calculation(quantities))]
         planned += [(calculator, text_arguments(calculator, expression)) for expression, _, _ in self.side_rates.values()
                     if calculator]  # "a $500k order 10 days late: the penalty under A vs under B"
+        planned += [(calculator, text_arguments(calculator, self.monthly_average))] if calculator and \
+            self.monthly_average else []
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
@@ -1384,7 +1402,7 @@ class Policy:
         current = {self._for_measure(m).calculation(qs) for m, qs in measured.items()} - {None}
         kept = current | {x.conversion for qs in measured.values() for x in qs.values() if isinstance(x, ConvertedQuantity)} \
             | {e for e, _, _ in self.side_rates.values()} | set(self.across_expressions().values()) \
-            | set(self.share_expressions().values())
+            | set(self.share_expressions().values()) | {self.monthly_average}
         worked = [c.text for c in self.calls if roles.get(c.name) == "calculator"]
         superseded = {t for t in worked if t not in kept and any(later in current for later in worked)} \
             if q.comparison else set()  # (a comparison's figure worked out again once a better number was found)
@@ -1626,6 +1644,10 @@ class Policy:
         """The calculation in words, for the measure whose numbers it used."""
         if call.text in self.across_expressions().values() and calculation_result(call.result or ""):
             return self._across_lines(call)
+        if call.text == self.monthly_average and calculation_result(call.result or ""):
+            first = self._summed_first
+            value = _grouped(_rounded(calculation_result(call.result or ""), 1))
+            return f"{self.q.sides[0]} averaged {first.unit[:1]}{value}{first.unit[1:]} a month ({call.result.strip()})."
         if call.text in self.share_expressions().values() and calculation_result(call.result or ""):
             return self._share_line(call)
         converted = next((x for quantities in measured.values() for x in quantities.values()
@@ -1768,6 +1790,9 @@ def _counted_noun(quantity: Quantity) -> str:
 
 #: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
 #: "every gateway", "all the depots": a count the question leaves to the documents.
+#: "the monthly avg", "the average per month": a quarter's months averaged.
+_MONTHLY_AVERAGE = re.compile(r"\bmonthly\s+(?:avg|average)|\b(?:avg|average)\s+(?:per|a|each)\s+month|\b(?:avg|average)\s+monthly\b",
+                              re.I)
 _EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?)\s+([a-z][a-z-]+)", re.I)
 #: A side that is the present one: "the current one", "now", "the new policy".
 _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
