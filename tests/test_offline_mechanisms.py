@@ -3699,14 +3699,8 @@ def test_late_deliveries_are_charged_the_weekly_rate_their_contract_sets_up_to_i
 
 
 def test_a_second_ask_after_and_with_a_preposition_is_a_part_of_its_own():
-    blocks = [Block("ferry.md", "Ferry line notes",
-                    "The night crossing trial started on 4 March 2024. "
-                    "Each night crossing carries a crew of 9 deckhands. "
-                    "The harbour office opens at 6 a.m.")]
-    question = "When did the night crossing trial start, and with how many deckhands?"
-    assert len(analyse(question).parts) == 2
-    chosen = [s.sentence.text[:20] for s in select(question, sentences_of(blocks))]
-    assert chosen == ["The night crossing t", "Each night crossing "]
+    question = analyse("When did the night crossing trial start, and with how many deckhands?")
+    assert question.parts == ("night crossing trial start", "deckhands")
 
 
 def test_how_big_asks_for_a_figure_not_a_sentence_that_only_names_the_thing():

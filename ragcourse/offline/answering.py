@@ -551,9 +551,7 @@ _REQUESTED = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:verify|confirm|state|gi
 
 
 #: Where a second ask begins: "..., and how long ...?", "...? How much ...?".
-#: Where a question's next ask begins: "..., and how long ...?", "..., and with how many gateways?".
-_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:(?:by|until|from|for|to|in|at|with|on|under|after|within)\s+)?"
-                   r"(?:how|what|which|who|when|where|why)\b)", re.I)
+_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:how|what|which|who|when|where|why)\b)", re.I)
 
 
 def figure_asked(question: str) -> str:
