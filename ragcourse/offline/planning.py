@@ -1402,7 +1402,7 @@ class Policy:
         current = {self._for_measure(m).calculation(qs) for m, qs in measured.items()} - {None}
         kept = current | {x.conversion for qs in measured.values() for x in qs.values() if isinstance(x, ConvertedQuantity)} \
             | {e for e, _, _ in self.side_rates.values()} | set(self.across_expressions().values()) \
-            | set(self.share_expressions().values()) | {self.monthly_average}
+            | set(self.share_expressions().values()) | ({self.monthly_average} - {""})
         worked = [c.text for c in self.calls if roles.get(c.name) == "calculator"]
         superseded = {t for t in worked if t not in kept and any(later in current for later in worked)} \
             if q.comparison else set()  # (a comparison's figure worked out again once a better number was found)
@@ -1788,11 +1788,11 @@ def _counted_noun(quantity: Quantity) -> str:
     return m[1].lower() if m else ""
 
 
-#: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
-#: "every gateway", "all the depots": a count the question leaves to the documents.
 #: "the monthly avg", "the average per month": a quarter's months averaged.
 _MONTHLY_AVERAGE = re.compile(r"\bmonthly\s+(?:avg|average)|\b(?:avg|average)\s+(?:per|a|each)\s+month|\b(?:avg|average)\s+monthly\b",
                               re.I)
+#: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
+#: "every gateway", "all the depots": a count the question leaves to the documents.
 _EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?)\s+([a-z][a-z-]+)", re.I)
 #: A side that is the present one: "the current one", "now", "the new policy".
 _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)

@@ -450,8 +450,9 @@ class Question:
         queries += [query for query, _ in self.source_queries()]
         if self.cause and (self.direction or not self.comparison):
             queries.append(self.cause_query())
-        if self.share_of and self.comparison and not self.measures and all(find_periods(s) for s in self.sides):  # a share in each
-            # period: each period's part and its whole, searched by their own words
+        periods = all(find_periods(side) for side in self.sides)
+        if self.share_of and self.comparison and not self.measures and periods:  # a share in each period: each
+            # period's part and its whole, searched by their own words
             queries = [f"{side} {words}" for side in self.sides for words in self.share_of]
         elif self.share_of:  # the whole often stands in a sentence of its own ("the garage has 180 spaces"), in the
             # question's period unless that only says since when the part has been going on ("handed out since April")
@@ -820,6 +821,9 @@ _MEASURE_LIST = re.compile(r"(?:\s[-–—]|:)\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\
                            re.I)
 
 
+_HOW_COMBINED = re.compile(r"\beach\b|^(?:the\s+)?(?:total|delta|difference|change|sum|average|gap)\b", re.I)
+
+
 def _listed_measures(text: str, later: str = "") -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The measures a comparison lists after a dash or colon, each compared by its difference, or in percent where a
     later ask (after the list, or ``later``) puts a "%" to it ("... whats the % increase in the revenue target?");
@@ -827,10 +831,10 @@ def _listed_measures(text: str, later: str = "") -> tuple[tuple[str, ...], tuple
     m = _MEASURE_LIST.search(text)
     raw = re.split(r",\s*(?:and\s+)?|\s+and\s+", m[1]) if m else []
     items = [key_phrase(i) for i in raw if key_phrase(i)]
-    cues = CUE_WORDS | AGGREGATE_WORDS | INCREASE_WORDS | DECREASE_WORDS  # ("- total for each quarter and the delta":
-    if not 2 <= len(items) <= 4 or any(not key_phrase(i, cues) or re.search(r"\beach\b|^(?:the\s+)?(?:total|delta|"  # how
-                                                                         r"difference|change|sum|average|gap)\b", i, re.I)
-                                       for i in raw) or len(set(items)) < len(items) or any(find_periods(i) for i in items):
+    cues = CUE_WORDS | AGGREGATE_WORDS | INCREASE_WORDS | DECREASE_WORDS
+    # ("- total for each quarter and the delta" lists how to combine the figures, not measures)
+    combining = any(not key_phrase(i, cues) or _HOW_COMBINED.search(i) for i in raw)
+    if not 2 <= len(items) <= 4 or combining or len(set(items)) < len(items) or any(find_periods(i) for i in items):
         return (), ()
     later = f"{text[m.end():]} {later}"
     percent = [i for i in items if re.search(rf"%[^.?;]*\b{re.escape(i.split()[-1])}|\b{re.escape(i.split()[-1])}\b[^.?;]*%",
