@@ -3874,3 +3874,14 @@ def test_a_monthly_average_of_a_quarter_summed_from_its_months_is_worked_out_too
     observed, decision = _run_with_calculator(question, monthly)
     assert ("compute", {"expression": "(36 + 35 + 39) / 3"}) in [(n, a) for n, a, _ in observed]
     assert "Q2 2019 averaged 36.7 a month" in decision.content
+
+
+def test_an_id_written_like_the_orders_tools_example_asks_the_records_and_the_contract_need_not_name_it():
+    question = "what unit price did bloom pay per RB-40 on BK-0193 and does it match their supply contract pricing?"
+    records = ("1 order matching order 'BK-0193' (newest first):\n"
+               "- BK-0193 · Bloom Florists · placed 2024-01-02 · 10 × RB-40 · $240.00 · order status: delivered")
+    contract = "[C1] Supply contract — Bloom Florists\nPrices are set out in Annex A: RB-40 boxes at $24 per unit."
+    observed, decision = _orders_run(question, records, contract, calculator=True)
+    assert any(name == "track_orders" and args.get("order_id") == "BK-0193" for name, args, _ in observed)
+    assert ("compute", {"expression": "240 / 10"}) in [(n, a) for n, a, _ in observed]
+    assert "RB-40 boxes at $24 per unit" in decision.content

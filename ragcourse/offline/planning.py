@@ -337,6 +337,8 @@ class Policy:
         self.today: date | None = today_from(system_text(messages) + "\n" + self.question_text)
         self.q: Question = analyse(self.question_text, self.today)
         self.tools = classify(tools)
+        if not self.q.orders and "orders" in self.tools and record_ids(self.tools["orders"], self.question_text):
+            self.q = replace(self.q, orders=True)  # ("... on ORD-24826": an id written like the tool's own example)
         self.calls = _calls(messages[index + 1:])
         self.must_answer = not tools or any(_is_valve(content_text(m)) for m in messages[index:])
         self.must_answer |= any(_is_valve(content_text(m)) for m in messages if m.get("role") == "system")
@@ -1638,6 +1640,9 @@ class Policy:
         if q.owner:  # "X is claiming penalties. What rate does their contract set?": the passages must name X
             owner = set(q.owner.split())
             query = f"{' '.join(w for w in query.rstrip(' ?').split() if w not in owner)} of {q.owner}"
+        records = set(record_ids(self.tools["orders"], self.question_text)) if "orders" in self.tools else set()
+        if records:  # an order's id is in the records, never in a document: a document's sentence need not name it
+            query = " ".join(w for w in query.split() if w.strip("?,.;:'’s") not in records)
         return query
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:
