@@ -337,18 +337,23 @@ class Policy:
         self.today: date | None = today_from(system_text(messages) + "\n" + self.question_text)
         self.q: Question = analyse(self.question_text, self.today)
         self.tools = classify(tools)
-        if not self.q.orders and "orders" in self.tools and record_ids(self.tools["orders"], self.question_text):
+        if not self.q.orders and self._record_ids:
             self.q = replace(self.q, orders=True)  # ("... on ORD-24826": an id written like the tool's own example)
         self.calls = _calls(messages[index + 1:])
         self.must_answer = not tools or any(_is_valve(content_text(m)) for m in messages[index:])
         self.must_answer |= any(_is_valve(content_text(m)) for m in messages if m.get("role") == "system")
+
+    @cached_property
+    def _record_ids(self) -> list[str]:
+        """The record ids the question names, written like the orders tool's own example; worked out once."""
+        return record_ids(self.tools["orders"], self.question_text) if "orders" in self.tools else []
 
     # -- what to call -----------------------------------------------------------------------------------------
     def _first_round(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, orders, web = self.q, self.tools.get("search"), self.tools.get("orders"), self.tools.get("web")
         planned: list[tuple[Tool, dict[str, Any]]] = []
         arguments = order_arguments(orders, self.question_text, self.today) if orders and q.orders else {}
-        records = record_ids(orders, self.question_text) if orders and q.orders else []
+        records = self._record_ids if orders and q.orders else []
         if len(records) > 1:  # "Compare ORD-24853 with ORD-24862": each record by its own id
             planned += [(orders, order_arguments(orders, self.question_text, self.today, record)) for record in records]
         elif orders and q.orders:
@@ -563,7 +568,7 @@ class Policy:
         first = self._summed_first
         return f"{first.plain} / {len(first.parts)}" if first else ""
 
-    @property
+    @cached_property
     def _summed_first(self) -> SummedQuantity | None:
         """The first side's quarter as the sum of its months, for whichever measure found it."""
         return next((x for quantities in self.measured_quantities().values()
@@ -1640,7 +1645,7 @@ class Policy:
         if q.owner:  # "X is claiming penalties. What rate does their contract set?": the passages must name X
             owner = set(q.owner.split())
             query = f"{' '.join(w for w in query.rstrip(' ?').split() if w not in owner)} of {q.owner}"
-        records = set(record_ids(self.tools["orders"], self.question_text)) if "orders" in self.tools else set()
+        records = set(self._record_ids)
         if records:  # an order's id is in the records, never in a document: a document's sentence need not name it
             query = " ".join(w for w in query.split() if w.strip("?,.;:'’s") not in records)
         return query

@@ -286,7 +286,8 @@ def order_arguments(tool: Tool, question: str, today: date | None, record: str =
     # ("placed last quarter": the quarter before today's, as the calendar names it)
     span = (relative_range(question, today) if today else None) or period_range(
         resolve_relative(question, today) if today else question, today)
-    codes = [c for c in _codes(question) if c not in record_ids(tool, question)] if record else _codes(question)
+    named = set(record_ids(tool, question)) if record else set()  # (the other ids are no product)
+    codes = [c for c in _codes(question) if c not in named]
     args: dict[str, Any] = {}
     id_key = next((key for key in tool.properties if re.search(_ID_KEY, key, re.I)), None)
     record_id = record or (_record_id(tool.properties[id_key], question, codes) if id_key else "")
