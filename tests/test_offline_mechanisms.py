@@ -1650,13 +1650,39 @@ def test_a_preposition_before_which_opens_a_question_not_a_relative_clause():
         "date Saltmarsh harbour festival 2019",)
 
 
+_BOAT_SHED = Block("inspection.md", "Boat shed inspection — Moorings at Saltmarsh",
+                   "The inspectors walked the moorings at Saltmarsh and found small gaps in the boat shed, where old "
+                   "hulls were stored without labels. The value involved was about $2,400 and has been repaired. "
+                   "Storage at Saltmarsh doubled when the second jetty opened.")
+
+
 def test_a_sentence_giving_the_figure_of_the_one_before_speaks_of_what_that_one_speaks_of():
-    block = Block("inspection.md", "Boat shed inspection — Moorings at Saltmarsh",
-                  "The inspectors walked the moorings at Saltmarsh and found small gaps in the boat shed, where old "
-                  "hulls were stored without labels. The value involved was about $2,400 and has been repaired. "
-                  "Storage at Saltmarsh doubled when the second jetty opened.")
-    chosen = select("What value of mooring gaps did the inspectors find in the Saltmarsh boat shed?", sentences_of([block]))
+    chosen = select("What value of mooring gaps did the inspectors find in the Saltmarsh boat shed?",
+                    sentences_of([_BOAT_SHED]))
     assert any("$2,400" in s.sentence.text for s in chosen)
+
+
+def test_a_figure_given_after_its_sentence_is_quoted_when_one_of_two_asks_wants_it():
+    chosen = select("Who walked the Saltmarsh moorings, and how big were the gaps in the boat shed?",
+                    sentences_of([_BOAT_SHED]))
+    assert any("$2,400" in s.sentence.text for s in chosen)
+
+
+def test_a_year_that_says_which_thing_is_met_by_a_title_that_names_both():
+    block = Block("regatta.md", "Regatta Review — Season 2024",
+                  "The harbour club ran the 2024 regatta over three weekends in June. "
+                  "The final review is scheduled for March 2025.")
+    scored = {s.sentence.text: s for s in score("When is the final review of the 2024 season scheduled?",
+                                                sentences_of([block]))}
+    assert not scored["The final review is scheduled for March 2025."].missing
+
+
+def test_each_driver_of_a_change_asked_with_why_is_no_measure_of_each_side():
+    asked = analyse("Why did ferry punctuality rise from 81% in 2022 to 88% in 2023, and how many points did each "
+                    "driver contribute?")
+    assert asked.sides == ("2022", "2023")
+    assert "contribute" not in " ".join(asked.measures)
+    assert not any("contribute" in search for search in asked.searches())
 
 
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():

@@ -218,6 +218,8 @@ def _spelt_out(question: str) -> dict[str, re.Pattern[str]]:
 
 #: "the next board meeting after the November 2024 one": the period a "next" or "previous" thing is counted from,
 #: which the sentence that answers does not name.
+#: A year written before the thing it says which of: "the 2024 audit", "our 2025 budget".
+_YEAR_OF_THING = re.compile(r"\b((?:19|20)\d{2})\s+([a-z]{3,})\b", re.I)
 _REFERENCE_POINT = re.compile(r"\b(?:next|following|previous|prior|last)\b[^?.;]*?\b(?:after|following|since|before|"
                               r"preceding)\s+(?:the\s+|our\s+)?([^?.;,]*?)(?=\s*(?:one|meeting|edition|issue|report)?\s*"
                               r"(?:[?.;,]|$))", re.I)
@@ -250,6 +252,8 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     wanted = anchors(question) - anchors(" ".join(m[0] for m in _REFERENCE_POINT.finditer(question)))
     # "according to the November minutes, when is the next meeting?": the source's month is met by its title
     sourced = wanted & anchors(named_source(question))
+    # "when is the final audit for the 2024 audit?": a year that says which thing is met by a title naming both
+    qualified = [(m[1], stem(m[2].lower())) for m in _YEAR_OF_THING.finditer(question)]
     weights = {t: 2.0 if t in wanted or t == CAUSE_TERM else 1.0 for t in question_terms(question)}
     total = sum(weights.values()) or 1.0
     # Agreeing on "January 2025" alone says nothing about the question's subject (a newsletter of that month).
@@ -274,7 +278,8 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         lexical = (own + 0.5 * from_title) / total
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
         missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set())
-                            - (sourced & sentence.title_terms))
+                            - (sourced & sentence.title_terms)
+                            - {year for year, thing in qualified if {year, thing} <= sentence.title_terms})
         if not sentence.anchors & months and not any(re.fullmatch(r"q[1-4]", a) for a in sentence.anchors):
             missing -= passage_months[sentence.label]  # "the cycle count in the November fieldwork": a sentence
             # that names no month or quarter of its own is of the month its passage is about
@@ -643,6 +648,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         # an amount of money, not a count or a date; a length of time, not any number
         stated = {"money": _MONEY.search, "duration": _DURATION.search}.get(figure, numbers)
         supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
+    elif any(figure_asked(a) for a in _ASKS.split(question) if a.strip(" ?")):  # "who are the auditors, and how big
+        supporting = [_with_its_figure(s, sentences) for s in supporting]  # was the difference?": one ask's figure
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     thing = (counted_thing(question, units=True) if counted is None else counted) if figure == "number" else ""
     if thing:  # "how many people work there?": a sentence that counts people before one with another number, even

@@ -780,6 +780,19 @@ _FINITE_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|do|will|w
                           r"grew|dropped|said|says)\b", re.I)
 
 
+#: "each driver", "every factor": the things a change is split into (not "each quarter", "each of them").
+_EACH_THING = re.compile(r"\b(?:each|every)\s+(?!(?:of|one|side|other|month|quarter|year|week|half|period)s?\b)"
+                         r"([a-z][\w-]*)", re.I)
+
+
+def _breakdown(ask: str, sides: list[str]) -> bool:
+    """Whether an ask splits the change into things the sides do not name ("why did X rise, and how many points did
+    each driver contribute?"): with a cause asked, it asks for the parts of the change, not a measure of each side."""
+    thing = _EACH_THING.search(ask)
+    return bool(thing) and not any(thing[1].lower().rstrip("s") in side.lower() for side in sides) \
+        and not find_periods(thing[0])
+
+
 def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Measures asked one per clause over the same sides, and each one's own operation when they differ: "what was
     revenue growth in %, and how many points did the margin move?" asks a percent change of revenue and a point
@@ -791,6 +804,7 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     names the sides ("A vs B") asks nothing."""
     asks = [_NOT_A_MEASURE.sub(" ", re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I))
             for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
+    asks = [ask for ask in asks if not (_CAUSE.search(text) and _breakdown(ask, sides))]
     # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
     found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
               _operation(ask, sides, False), ask) for ask in asks]
