@@ -1685,6 +1685,19 @@ def test_each_driver_of_a_change_asked_with_why_is_no_measure_of_each_side():
     assert not any("contribute" in search for search in asked.searches())
 
 
+def test_sides_named_first_and_a_figure_asked_in_two_forms_leave_two_measures():
+    asked = analyse("Comparing the first and second quarters of 2023, by how much did ferry ticket sales rise in dollars "
+                    "and in percentage terms, and by how much did harbour fees rise?")
+    assert asked.measures == ("ferry ticket sales", "harbour fee")
+    assert asked.operations == ("percent change", "difference")
+
+
+def test_a_form_written_last_after_a_comma_is_how_every_figure_is_written():
+    asked = analyse("Compare how Saltmarsh and Harbourside ferry sales changed from March 2023 to June 2023, in "
+                    "dollars and in percent.")
+    assert len(asked.operations) != 2
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

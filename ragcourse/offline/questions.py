@@ -780,6 +780,8 @@ _FINITE_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|do|will|w
                           r"grew|dropped|said|says)\b", re.I)
 
 
+#: "Comparing the second and third quarters of 2024, ...": the sides named first, as a label to what is asked.
+_SIDES_FIRST = re.compile(r"^(?:comparing|compared|looking at|taking|between)\b[^,;?]*,\s*", re.I)
 #: "each driver", "every factor": the things a change is split into (not "each quarter", "each of them").
 _EACH_THING = re.compile(r"\b(?:each|every)\s+(?!(?:of|one|side|other|month|quarter|year|week|half|period)s?\b)"
                          r"([a-z][\w-]*)", re.I)
@@ -802,9 +804,17 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     that?", "how far did one outpace the other?") or say how the same figure is written ("the drop in $M and as a
     fraction of March"), nor offer a choice of its own ("did line 4 or the plant improve more"). A clause that only
     names the sides ("A vs B") asks nothing."""
-    asks = [_NOT_A_MEASURE.sub(" ", re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I))
-            for a in _ASK_SPLIT.split(text.strip(" ?")) if a and a.strip(" ,")]
-    asks = [ask for ask in asks if not (_CAUSE.search(text) and _breakdown(ask, sides))]
+    label = _SIDES_FIRST.match(text)
+    text = text[label.end():] if label and find_periods(label[0]) and not _ASKING.search(label[0]) else text
+    asks: list[str] = []
+    split = _ASK_SPLIT.split(text.strip(" ?"))
+    for i, a in enumerate(split):
+        ask = _NOT_A_MEASURE.sub(" ", re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I))
+        if asks and i < len(split) - 1 and _SAME_FIGURE_FORM.match(ask) and not _ASKING.search(ask):  # "... rise
+            asks[-1] = f"{asks[-1]} and {ask}"  # in dollars and in percentage terms, and ...": how that ask's figure
+            # is written (written last, it is how every figure is: "A and B changed ..., in dollars and in percent")
+        elif ask.strip(" ,") and not (_CAUSE.search(text) and _breakdown(ask, sides)):
+            asks.append(ask)
     # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
     found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
               _operation(ask, sides, False), ask) for ask in asks]
