@@ -1698,6 +1698,16 @@ def test_a_form_written_last_after_a_comma_is_how_every_figure_is_written():
     assert len(asked.operations) != 2
 
 
+@pytest.mark.parametrize("question", [
+    "crew rules 2024 vs 2023 — what changed on per diem and bunk cap?",
+    "how does the sk-4 stack up vs the rv-2 on weight + hull length?",
+])
+def test_what_changed_on_or_stacks_up_on_x_and_y_compares_each(question: str):
+    asked = analyse(question)
+    assert len(asked.sides) == 2
+    assert asked.measures in (("per-diem", "bunk cap"), ("weight", "hull length"))
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

@@ -535,6 +535,11 @@ coming come came comes step steps big exceed exceeds exceeded surpass surpasses 
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
+def _rate_joined(text: str) -> str:
+    """"per gateway" as one word ("per-gateway"): a rate's mark, which a key phrase would otherwise drop."""
+    return re.sub(r"\b([Pp]er)\s+(?!cent\b)([a-z]+)\b(?![\w-])", r"\1-\2", text)
+
+
 def _subject(clause: str, sides: list[str]) -> str:
     clause = _NOT_A_MEASURE.sub(" ", clause)
     kinds = [re.findall(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{re.escape(side)}\b", clause) for side in sides if _is_name(side)
@@ -564,7 +569,7 @@ def _subject(clause: str, sides: list[str]) -> str:
     clause = re.sub(r"\b([\w-]+)\s+(?:part|portion|component|element) of (?:the|our|its)\s+(?:[\w-]+\s+)?[\w-]+"
                     r"(?=\s+(?:is|are|was|were|has|have|had|in|for|at|on|to|and|or|vs|versus|than)\b|\s*[,?.;:—–]|$)", r"\1",
                     clause)  # "the market-adjustment part of the pay review": the market adjustment
-    clause = re.sub(r"\b([Pp]er)\s+(?!cent\b)([a-z]+)\b(?![\w-])", r"\1-\2", clause)  # "per gateway": a rate
+    clause = _rate_joined(clause)
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
     clause = NUMBER.sub(lambda m: m[0] if re.match(r"\.\d", clause[m.end():m.end() + 2]) else " ", clause)
@@ -683,10 +688,12 @@ _CHOICES = re.compile(rf"\b(?i:which|who)\s+(?i:one\s+)?(?i:of)\s+(?i:the\s+|our
 _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
 
 
-#: "compare with B on X and Y", "compared in terms of X and Y": the measures the sides are compared on.
+#: "compare with B on X and Y", "compared in terms of X and Y", "what changed on X and Y", "stacks up on X + Y": the
+#: measures the sides are compared on.
 #: ("... compare on stated accuracy and on the largest pipe size they support?": the second may be longer)
-_COMPARED_ON = re.compile(r"\bcompar\w*\b[^?;]*?\b(?:on|in terms of)\s+(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-                          r"\s+and\s+(?:on\s+)?(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,4}?)"
+_COMPARED_ON = re.compile(r"\b(?:compar|chang|differ|stack\w*\s+up|var(?:y|ie))\w*\b[^?;]*?\b(?:on|in terms of)\s+"
+                          r"(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                          r"\s+(?:and|\+|&)\s+(?:on\s+)?(?:the\s+|our\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,4}?)"
                           r"(?:\s+(?:they|it|each|we)\s+\w+)?\s*(?:[?.;,]|$)", re.I)
 
 
@@ -1506,7 +1513,7 @@ def analyse(question: str, today: date | None = None) -> Question:
                          for pair in [_versus(c) or _joined(c)] if len(pair) == 2 and all(pair)), ())
     on = _COMPARED_ON.search(text) if len(sides) >= 2 and not measures else None
     if on:  # "how does Q3 2024 compare with Q3 2023 on gross margin and gross profit?": two measures of each side
-        measures = (key_phrase(on[1]), key_phrase(on[2]))
+        measures = (key_phrase(_rate_joined(on[1])), key_phrase(_rate_joined(on[2])))
     subject = _refined_subject(main, clauses, sides)
     if not subject and context and spelled_out:  # "Add up bookings for Oct, Nov and Dec. What's the Q4 total?"
         subject = _refined_subject(context, [context], sides)
