@@ -1708,6 +1708,12 @@ def test_what_changed_on_or_stacks_up_on_x_and_y_compares_each(question: str):
     assert asked.measures in (("per-diem", "bunk cap"), ("weight", "hull length"))
 
 
+def test_also_y_the_same_two_months_is_a_second_measure_of_the_same_sides():
+    asked = analyse("saltmarsh ferry tickets march vs june 2023? also harbour fees same two months")
+    assert asked.sides == ("March 2023", "June 2023")
+    assert asked.measures == ("saltmarsh ferry ticket", "harbour fee")
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

@@ -787,6 +787,9 @@ _FINITE_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|do|will|w
                           r"grew|dropped|said|says)\b", re.I)
 
 
+#: "... also Y same two months": another measure of the sides already named.
+_SAME_SIDES = re.compile(r"\bsame\s+(?:two\s+|three\s+|four\s+)?(?:months?|quarters?|years?|periods?|dates?|days?|weeks?)\b",
+                         re.I)
 #: "Comparing the second and third quarters of 2024, ...": the sides named first, as a label to what is asked.
 _SIDES_FIRST = re.compile(r"^(?:comparing|compared|looking at|taking|between)\b[^,;?]*,\s*", re.I)
 #: "each driver", "every factor": the things a change is split into (not "each quarter", "each of them").
@@ -835,8 +838,8 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
                      for i, (measure, _, _) in enumerate(found))
     operations = tuple(operation for _, operation, _ in found)
     parallel = all(_ASKING.search(ask) or labelled and i == 0 for i, (_, _, ask) in enumerate(found)) or any(  # "what
-        _OF_EACH.search(ask) for _, _, ask in found[1:])  # is X, and what is Y", "and the Y - how much?", "X in A vs B,
-    # and the Y in each"
+        _OF_EACH.search(ask) or _SAME_SIDES.search(ask) for _, _, ask in found[1:])  # is X, and what is Y", "and the Y
+    # - how much?", "X in A vs B, and the Y in each", "X sept vs dec? also Y same two months"
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
