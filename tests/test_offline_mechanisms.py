@@ -333,6 +333,22 @@ def test_an_average_over_three_periods_goes_through_the_calculator():
     assert _calculation_after_searches(question, passages) == "(24 + 27 + 30) / 3"
 
 
+def test_a_side_read_in_another_unit_than_the_measure_is_searched_again_with_the_noun_after_it():
+    question = ("By how much does the full-year cost of the 2024 berth-fee increase exceed the full-year cost of the "
+                "2023 increase, expressed in dollars and as a percentage?")
+    assert "expressed" not in analyse(question).subject
+
+    def searched(query: str) -> str:
+        if "2024" in query:
+            return "[H1] Marina fees 2024\nThe full-year cost of the 2024 berth-fee increase is about $3.2M."
+        if "increase" in query:  # only the question's own noun after the year finds the 2023 figure
+            return ("[H3] Marina fees review 2023 — Budget\nThe 2023 berth-fee increase covered 41 berths, so it cost "
+                    "roughly $2.5M on an annual basis.")
+        return "[H2] Marina fees review 2023 — Summary\nIn 2023 the full-year berth fees rose by 4% on average."
+    observed, decision = _run_with_calculator(question, searched)
+    assert any(name == "compute" and args["expression"] == "(3.2 - 2.5) / 2.5 * 100" for name, args, _ in observed)
+
+
 def _three_ferries(question: str) -> str:
     """The calculation asked for once each of three ferries' searches found its car count."""
     sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}

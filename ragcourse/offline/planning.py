@@ -54,7 +54,7 @@ from .answering import (
 from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
-from .lexicon import COUNT_WORD, MONEY_MEASURES, number_word, similarity, spoken_numbers
+from .lexicon import COUNT_WORD, MONEY_MEASURES, expected_unit, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     ConvertedQuantity,
@@ -437,7 +437,14 @@ class Policy:
             found |= {side: end for side in self.q.sides  # thing's range, not a period's figure
                       if (end := range_end(side, measure or self.q.subject, blocks, extreme))}
         found = {side: quantity for side, quantity in found.items() if quantity}
-        return self._converted(found, measure or self.q.subject, blocks) if self.q.conversion else found
+        if self.q.conversion:
+            return self._converted(found, measure or self.q.subject, blocks)
+        wanted = unit or expected_unit(measure or self.q.subject)
+        if wanted and len({x.unit for x in found.values()}) > 1 and any(x.unit.startswith(wanted) for x in found.values()):
+            # "$2.45M" for one year and "4.1%" for the other: the side read in another unit than the measure's
+            # (a cost is money) is not found, so it is searched again
+            found = {side: x for side, x in found.items() if x.unit.startswith(wanted)}
+        return found
 
     def _converted(self, found: dict[str, Quantity], measure: str, blocks: list[Block]) -> dict[str, Quantity]:
         """Two sides' amounts in two currencies, when the question asks for a conversion: the one not in the wanted
@@ -1364,9 +1371,20 @@ class Policy:
         if search and self._made_progress() and not any(f"{t.name}:{canonical_json(a)}" not in done
                                                          for t, a in planned if t is search):
             # a missing number is looked up again only when no other search (the reasons) may bring it
-            planned += [(search, text_arguments(search, f"{measure} {side}")) for measure, quantities in measured.items()
-                        for side in q.sides if side not in quantities]
+            planned += [(search, text_arguments(search, self._searched_again(measure, side)))
+                        for measure, quantities in measured.items() for side in q.sides if side not in quantities]
         return planned
+
+    def _searched_again(self, measure: str, side: str) -> str:
+        """The words to look for a side's missing number with once more: the measure and the side, unless those are
+        the words its first search used, reordered; then with the noun the question writes after the side, which
+        the measure's key phrase may have dropped ("the full-year cost of the 2024 increase")."""
+        again = f"{measure} {side}"
+        if set(terms(again)) != set(terms(self.q.side_query(side, measure))):
+            return again
+        noun = re.search(rf"\b{re.escape(side)}\s+([a-z][\w-]+)", self.question_text, re.I)
+        return f"{side} {noun[1]} {measure}" if noun and terms(noun[1]) and not set(terms(noun[1])) & set(
+            terms(measure)) else again
 
     def next_calls(self) -> list[tuple[Tool, dict[str, Any]]]:
         """The calls still worth making; empty when it is time to answer."""

@@ -531,7 +531,7 @@ jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced rep
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
 exactly really actually every deltas dragged pushed pulled weighed hurt boosted lifted swing swings true correct
-coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips
+coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips expressed express expresses stated rounded
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
