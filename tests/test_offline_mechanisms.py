@@ -349,6 +349,17 @@ def test_a_side_read_in_another_unit_than_the_measure_is_searched_again_with_the
     assert any(name == "compute" and args["expression"] == "(3.2 - 2.5) / 2.5 * 100" for name, args, _ in observed)
 
 
+def test_a_cost_per_full_year_is_the_full_year_figure_not_the_part_year_one():
+    question = "how much more does the 2024 berth-fee increase cost per full yr than the 2023 one?"
+    assert "full-year" in analyse(question).subject
+    passages = {year: f"[M{year}] Marina fees {year}\nThe {year} berth-fee increase costs roughly ${full}M on an annual "
+                      f"basis, or about ${part}M in the {year} financial year because it applies from April."
+                for year, full, part in (("2024", "3.2", "2.4"), ("2023", "2.5", "1.9"))}
+    observed, decision = _run_with_calculator(question, lambda query: next(
+        text for year, text in passages.items() if year in query))
+    assert any(name == "compute" and args["expression"] == "3.2 - 2.5" for name, args, _ in observed)
+
+
 def _three_ferries(question: str) -> str:
     """The calculation asked for once each of three ferries' searches found its car count."""
     sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}

@@ -536,7 +536,9 @@ coming come came comes step steps big exceed exceeds exceeded surpass surpasses 
 
 
 def _rate_joined(text: str) -> str:
-    """"per gateway" as one word ("per-gateway"): a rate's mark, which a key phrase would otherwise drop."""
+    """"per gateway" as one word ("per-gateway"): a rate's mark, which a key phrase would otherwise drop; "per full
+    year" is a full-year figure."""
+    text = re.sub(r"\b(?:per|for\s+a|for\s+the|over\s+a)\s+full\s+year\b", "full-year", text, flags=re.I)
     return re.sub(r"\b([Pp]er)\s+(?!cent\b)([a-z]+)\b(?![\w-])", r"\1-\2", text)
 
 
