@@ -3512,6 +3512,14 @@ def _answered(question: str, title: str, text: str) -> str:
     return answer(question, [Block("doc.md", title, text)])
 
 
+def test_each_of_two_asks_is_answered_by_a_sentence_that_agrees_with_its_own_anchors():
+    quoted = _quoted("marina plan 2025: whats the new cheaper sk-4 kayak called and what share of berths are we "
+                     "letting by q4?", "Marina Plan 2025",
+                     "The marina will bring forward the SK-4 Lite, a cheaper version of the SK-4, in the spring. "
+                     "Seasonal lets are expected to reach about 30% of berths by the fourth quarter of 2025.")
+    assert any("SK-4 Lite" in s for s in quoted) and any("30%" in s for s in quoted)
+
+
 def test_how_many_people_is_answered_by_the_sentence_that_counts_them():
     assert "The Saltmarsh Ferry Line is a family-owned company with 58 employees." in _quoted(
         "saltmarsh - remind me how many people the ferry line actually has", "Ferry company profile",

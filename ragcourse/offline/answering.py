@@ -244,6 +244,20 @@ def respelt(question: str, sentences: Sequence[Sentence]) -> str:
     return re.sub(r"\b[A-Za-z]{6,}\b", read, question)
 
 
+def _anchors_per_ask(question: str, wanted: set[str]) -> list[set[str]]:
+    """The anchors each ask of the question must agree on, when each ask has anchors of its own and shares none
+    ("what is the new LX-200 variant called, and what share are we targeting by Q4?"), with those of a scope said
+    before the first ask; else the question's (a
+    sentence about the 2024 survey is no answer to "in the 2024 survey, what was X, and what was it in 2023?")."""
+    asks = [a for a in _ASKS.split(question) if a.strip(" ?")]
+    scope = re.split(r"\b(?:how|what|whats|which|who|when|where|why)\b", asks[0], maxsplit=1, flags=re.I)[0]
+    shared = wanted & anchors(scope)  # "strategy 2025: ...": the scope before the first ask is every ask's
+    own = [wanted & anchors(a) - shared for a in asks]
+    if len(asks) < 2 or not all(own) or set().union(shared, *own) != wanted or sum(map(len, own)) != len(wanted - shared):
+        return [wanted]
+    return [o | shared for o in own]
+
+
 def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     """Every sentence scored against the question, best first."""
     if not sentences:
@@ -252,6 +266,7 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     wanted = anchors(question) - anchors(" ".join(m[0] for m in _REFERENCE_POINT.finditer(question)))
     # "according to the November minutes, when is the next meeting?": the source's month is met by its title
     sourced = wanted & anchors(named_source(question))
+    ask_wanted = _anchors_per_ask(question, wanted)
     # "when is the final audit for the 2024 audit?": a year that says which thing is met by a title naming both
     qualified = [(m[1], stem(m[2].lower())) for m in _YEAR_OF_THING.finditer(question)]
     weights = {t: 2.0 if t in wanted or t == CAUSE_TERM else 1.0 for t in question_terms(question)}
@@ -277,12 +292,14 @@ def score(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
         from_title = sum(w for t, w in weights.items() if t in sentence.title_terms and t not in sentence.terms)
         lexical = (own + 0.5 * from_title) / total
         dated = sentence.anchors | quarters_of_months(sentence.anchors)  # a sentence about October is about Q4
-        missing = frozenset(wanted - dated - (months_of_quarters(sentence.anchors) if span else set())
-                            - (sourced & sentence.title_terms)
-                            - {year for year, thing in qualified if {year, thing} <= sentence.title_terms})
+        met = dated | (months_of_quarters(sentence.anchors) if span else set()) | (sourced & sentence.title_terms) \
+            | {year for year, thing in qualified if {year, thing} <= sentence.title_terms}
         if not sentence.anchors & months and not any(re.fullmatch(r"q[1-4]", a) for a in sentence.anchors):
-            missing -= passage_months[sentence.label]  # "the cycle count in the November fieldwork": a sentence
+            met |= passage_months[sentence.label]  # "the cycle count in the November fieldwork": a sentence
             # that names no month or quarter of its own is of the month its passage is about
+        # "what is the new LX-200 variant called, and what share are we targeting by Q4?": a sentence answers one
+        # ask, so it need only agree with that ask's anchors
+        missing = min((frozenset(w - met) for w in ask_wanted), key=len)
         # "can I approve 13% off myself?": a rule with a threshold in the unit of the stated case decides it, and the
         # dates that set the scene of the case ("8 days from 2024", "a baby in April") are no period it must name
         rule = permission and any(unit in _thresholds(sentence.text) for unit in cases)
