@@ -3520,6 +3520,17 @@ def test_each_of_two_asks_is_answered_by_a_sentence_that_agrees_with_its_own_anc
     assert any("SK-4 Lite" in s for s in quoted) and any("30%" in s for s in quoted)
 
 
+def test_each_ask_of_a_question_brings_the_sentence_that_answers_it_alone():
+    quoted = _quoted("On what date does the initial lease of the Saltmarsh boathouse expire, and how far in advance "
+                     "of expiry must any extension be signed, given that the lease does not renew automatically?",
+                     "Boathouse lease — Saltmarsh Rowing Club",
+                     "The initial lease runs for five years, from 1 May 2021 to 30 April 2026. The parties may extend "
+                     "the lease for a further 2 years by written agreement signed no later than 60 days before expiry. "
+                     "There is no automatic renewal; without a signed extension the lease ends at the close of the "
+                     "initial lease.")
+    assert any("30 April 2026" in s for s in quoted) and any("60 days" in s for s in quoted)
+
+
 def test_how_many_people_is_answered_by_the_sentence_that_counts_them():
     assert "The Saltmarsh Ferry Line is a family-owned company with 58 employees." in _quoted(
         "saltmarsh - remind me how many people the ferry line actually has", "Ferry company profile",

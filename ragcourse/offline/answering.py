@@ -244,13 +244,18 @@ def respelt(question: str, sentences: Sequence[Sentence]) -> str:
     return re.sub(r"\b[A-Za-z]{6,}\b", read, question)
 
 
+def _scope_and_asks(question: str) -> tuple[str, list[str]]:
+    """The asks of a question and the scope said before the first ("strategy 2025: what ..., and what ...?")."""
+    asks = [a for a in _ASKS.split(question) if a.strip(" ?")] or [question]
+    return re.split(r"\b(?:how|what|whats|which|who|when|where|why)\b", asks[0], maxsplit=1, flags=re.I)[0], asks
+
+
 def _anchors_per_ask(question: str, wanted: set[str]) -> list[set[str]]:
     """The anchors each ask of the question must agree on, when each ask has anchors of its own and shares none
     ("what is the new LX-200 variant called, and what share are we targeting by Q4?"), with those of a scope said
     before the first ask; else the question's (a
     sentence about the 2024 survey is no answer to "in the 2024 survey, what was X, and what was it in 2023?")."""
-    asks = [a for a in _ASKS.split(question) if a.strip(" ?")]
-    scope = re.split(r"\b(?:how|what|whats|which|who|when|where|why)\b", asks[0], maxsplit=1, flags=re.I)[0]
+    scope, asks = _scope_and_asks(question)
     shared = wanted & anchors(scope)  # "strategy 2025: ...": the scope before the first ask is every ask's
     own = [wanted & anchors(a) - shared for a in asks]
     if len(asks) < 2 or not all(own) or set().union(shared, *own) != wanted or sum(map(len, own)) != len(wanted - shared):
@@ -697,6 +702,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
             chosen.append(candidate)
             covered |= candidate.sentence.terms | candidate.sentence.anchors
     chosen += _tail_answer(question, unfiltered, chosen)
+    chosen += _each_ask(question, chosen, sentences, exclude)
     causal = CAUSE_TERM in wanted
     chosen = _with_announced(_with_other_side(chosen, sentences), sentences)
     return sorted(_with_antecedents(chosen, sentences, causal), key=lambda s: s.sentence.position)
@@ -705,6 +711,24 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
 #: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
 _TAIL_QUESTION = re.compile(r"(?:,|\band\b|;)\s*((?:until|till|since|by|from)\s+when|when|where|who)\b[^,;?]*\??\s*$",
                             re.I)
+
+
+def _each_ask(question: str, chosen: list[Scored], sentences: Sequence[Sentence], exclude: Collection[str]) -> list[Scored]:
+    """For a question of several asks, the sentence that best answers each ask on its own (with the scope said
+    before the first), when the sentences chosen for the whole do not include it: "On what date does the initial
+    term expire, and how far in advance must an extension be signed?" wants the term's dates as well."""
+    scope, asks = _scope_and_asks(question)
+    if len(asks) < 2:
+        return []
+    taken, added = {s.sentence.text for s in chosen}, []
+    for i, ask in enumerate(asks):
+        own = [s for s in select(ask if i == 0 else f"{scope} {ask}", sentences, limit=1, exclude=exclude)
+               if s.sentence.text not in taken]
+        best = max(own, key=lambda s: s.score, default=None)
+        if best:
+            added.append(best)
+            taken.add(best.sentence.text)
+    return added
 
 
 def _tail_answer(question: str, supporting: list[Scored], chosen: list[Scored]) -> list[Scored]:
