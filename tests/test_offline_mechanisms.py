@@ -3404,6 +3404,24 @@ def test_a_later_part_that_names_its_own_contract_is_searched_by_its_own_words()
     assert "lead time of 3 weeks" in decision.content and "Petal Express" in decision.content
 
 
+def test_a_lowercase_owner_before_a_sized_order_how_it_shipped_and_the_contract_clause_that_names_no_product():
+    from ragcourse.offline.toolbox import order_arguments
+
+    question = "bloom's 300-unit rb-40 order in jan — how was it shipped and did it make their contract lead time?"
+    tool = classify([{"type": "function", "function": {
+        "name": "track_orders", "description": "Look up customer orders and shipments.",
+        "parameters": {"type": "object", "properties": {
+            "customer": {"type": "string"}, "status": {"type": "string", "description": "Only orders with this "
+                                                                                    "status: open, shipped, delivered"}}}}}])["orders"]
+    arguments = order_arguments(tool, question, date(2024, 3, 5))
+    assert arguments.get("customer") == "bloom" and "status" not in arguments
+    observed, decision = _orders_run(question, "- BK-0193 · Bloom Florists · placed 2024-01-08 · 300 × RB-40 · "
+                                               "delivered by Petal Express on 2024-01-26",
+                                     "[C1] Supply contract — Bloom Florists\nDeliveries are made against weekly "
+                                     "orders with a lead time of 3 weeks.")
+    assert "lead time of 3 weeks" in decision.content
+
+
 def test_a_clause_held_against_a_named_standard_is_searched_in_the_standard_too():
     q = analyse("Do the payment terms in the Harbor Lane lease match the standard position in our leasing playbook?")
     assert "Harbor Lane lease payment terms pay pays invoice" in q.searches()

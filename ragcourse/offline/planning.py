@@ -1666,6 +1666,13 @@ class Policy:
         records = set(self._record_ids)
         if records:  # an order's id is in the records, never in a document: a document's sentence need not name it
             query = " ".join(w for w in query.split() if w.strip("?,.;:'’s") not in records)
+        orders = self.tools.get("orders")
+        if q.orders and orders and any(c.name == orders.name for c in self.calls) and not q.comparison:
+            # "sable rail's 504-unit px-7 order in oct - did it make their contract lead time?": the size, the product
+            # and the month pick the order in the records; the agreement's clause need not name them
+            for period in find_periods(query):
+                query = query.replace(period.text, " ")
+            query = " ".join(w for w in query.split() if not any(re.search(r"\d", a) for a in anchors(w)))
         return query
 
     def _calculation_line(self, call: Call, measured: dict[str, dict[str, Quantity]]) -> str:

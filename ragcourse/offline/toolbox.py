@@ -258,9 +258,10 @@ def _lowercase_customer(question: str) -> str:
 
 #: "today's orders", "last month's shipments": a time owns nothing.
 _TIME_WORDS = frozenset(["today", "yesterday", "tomorrow", "day", "week", "month", "quarter", "year", "weekend"])
-_OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most recent|newest|recent|open|next|first)\s+)?"
+_OWNER_OF_ORDERS = re.compile(r"\b([a-z][\w&-]+)['’]s\s+(?:(?:latest|last|most recent|newest|recent|open|next|first|big|"
+                              r"biggest|large|largest|small|delayed|pending)\s+)?(?:\d[\d,]*[- ]units?\s+)?"
                               r"(?:[a-z]{1,4}-?\d[\w-]*\s+)?(?:orders?|shipments?|deliver(?:y|ies))\b", re.I)  # ("nordhavn's
-#   LX-200 order": a product code may stand before the order)
+#   LX-200 order", "sable rail's 504-unit px-7 order": its size and a product code may stand before the order)
 
 
 def _codes(question: str) -> list[str]:
@@ -344,6 +345,11 @@ _YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|
                      r"(?:it|they|this|that|the|my|our|their)\b")  # (after a dictated "um")
 
 
+#: "how was it shipped", "when were they delivered": how or when a record got there is asked, not a filter on status.
+_ASKED_HOW = re.compile(r"\b(?:how|when|where|by whom)\s+(?:was|were|is|are|has|have|had|did|will)\s+"
+                        r"(?:it|they|this|that|(?:the|their|its|our)\s+[\w-]+)\s+(?:been\s+|be\s+)?$")
+
+
 def _status(schema: dict[str, Any], question: str) -> str:
     """The status value the question asks for, among those the parameter lists: named ("in transit" ->
     "in_transit"), else the one a clause of the question means ("running late" -> "delayed"). A negated status
@@ -357,6 +363,8 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 negated.add(value)
             elif re.match(r"\s+yet\b", lowered[m.end():]) or re.search(r"\b(?:whether|if)\b[^,.;?]*$", lowered[:m.start()]):
                 negated.add(value)  # "whether they have been delivered yet": the status is what is asked, not a filter
+            elif _ASKED_HOW.search(lowered[:m.start()]):
+                negated.add(value)  # "how was it shipped?": the carrier or date is asked, not a filter
             elif re.search(r"\b(?:count|total|aggregate|sum|number)\b[^?]*\bhow many\b[^,;?]*$", lowered[:m.start()]):
                 return ""  # "the count of orders, their total, and how many are delivered": counted among all the
                 # records, not a filter on them
