@@ -3422,6 +3422,19 @@ def test_a_lowercase_owner_before_a_sized_order_how_it_shipped_and_the_contract_
     assert "lead time of 3 weeks" in decision.content
 
 
+def test_a_rate_per_thing_times_the_things_the_records_list_for_an_owner_opening_the_sentence():
+    from ragcourse.offline.toolbox import customer_name
+
+    question = ("bloom florists has an open crate order — which one, how many units, and what would cold storage on "
+                "those cost per yr at their contract rate?")
+    assert customer_name(question) == "bloom florists"
+    observed, decision = _orders_run(question, "- BK-0201 · Bloom Florists · placed 2024-02-01 · 6 × Rose crate · "
+                                               "$600.00 · order status: open",
+                                     "[C1] Supply contract — Bloom Florists\nCold storage costs $40 per crate per "
+                                     "year, invoiced annually.", calculator=True)
+    assert any(name == "compute" and args["expression"] == "6 * 40" for name, args, _ in observed)
+
+
 def test_a_clause_held_against_a_named_standard_is_searched_in_the_standard_too():
     q = analyse("Do the payment terms in the Harbor Lane lease match the standard position in our leasing playbook?")
     assert "Harbor Lane lease payment terms pay pays invoice" in q.searches()

@@ -127,6 +127,8 @@ _WHEN_WHERE = re.compile(r"(?:^|[,;:?—–-]\s*|\band\s+)(when|where|until when
 #: Words that single one thing out of many: "the biggest order", "the most satisfied customers".
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
+#: "8 × Aurora gateway ·": a record's count of a thing, the thing's name up to the next field.
+_LISTED_THING = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+((?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)\s*(?:·|$)", re.M)
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 #: "how far below the current list price", "higher than the contract price": what a figure is held against.
 _COMPARAND = re.compile(r"\b(?:than|below|above|under|over|vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+|our\s+)?"
@@ -868,7 +870,7 @@ class Policy:
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self._spoken_text)  # (or the scene before it:
                   # "A $40,000 refit finished 3 weeks late. What can they charge?")
-                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every
+                  if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every or self._listed_counts
         for sentence in sentences if counts else []:
             for rate in _rates(sentence.text):
                 for count, thing in counts:
@@ -882,6 +884,18 @@ class Policy:
                         kind = kind if begun else f"full {kind}"
                         return weeks, rate[1], rate[2], f"{count} days is {weeks} {kind}; "
         return None
+
+    @cached_property
+    def _listed_counts(self) -> list[tuple[str, list[str]]]:
+        """"cedar valley's open gateway order - what would the subscription on those cost?": how many of each thing
+        the records list ("8 × Aurora gateway"), added up over the records that were not cancelled."""
+        units: dict[str, float] = {}
+        for item in self.listed_items():
+            for m in _LISTED_THING.finditer(item):
+                thing = terms(m[2].split()[-1])[:1]
+                if thing:
+                    units[thing[0]] = units.get(thing[0], 0.0) + number_value(m[1])
+        return [(plain_number(count), [thing]) for thing, count in units.items()]
 
     @cached_property
     def _counts_of_every(self) -> list[tuple[str, list[str]]]:

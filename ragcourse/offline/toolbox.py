@@ -225,6 +225,9 @@ _RECORDS = r"(?:orders?|shipments?|deliver(?:y|ies)|purchases?|parcels?|packages
 #: "did sable rail order", "orders from nordhavn ports", "oakridge chemicals orders": the buyer written in lowercase, by
 #: its place around the verbs and nouns of ordering.
 _LOWERCASE_BUYER = (
+    # "cedar valley has an open gateway order": the buyer opens the sentence and has or placed the order
+    re.compile(rf"^\W*((?:[a-z][\w&-]*\s+){{0,2}}[a-z][\w&-]*)\s+(?:has|have|had|placed|got)\s+(?:an?\s+|one\s+|"
+               rf"its\s+|their\s+)?(?:[\w-]+\s+){{0,2}}{_RECORDS}\b"),
     re.compile(r"\b(?:did|has|have|had|does|do|will)\s+((?:[a-z][\w&-]*\s+){0,2}[a-z][\w&-]*)\s+"
                r"(?:order|buy|purchase|place|receive|get|book)\w*\b"),
     # "cedar valley procurement is querying the call-off they placed": the buyer's department speaks for it
