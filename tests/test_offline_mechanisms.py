@@ -3435,6 +3435,21 @@ def test_a_rate_per_thing_times_the_things_the_records_list_for_an_owner_opening
     assert any(name == "compute" and args["expression"] == "6 * 40" for name, args, _ in observed)
 
 
+def test_the_buyer_between_has_and_ordered_and_the_records_counted_are_named():
+    from ragcourse.offline.toolbox import customer_name
+
+    question = ("How many Tulip crates has Bloom Florists ordered, and what would cold storage for all of them cost "
+                "per year at their contract rate?")
+    assert customer_name(question) == "Bloom Florists"
+    records = ("- BK-0201 · Bloom Florists · placed 2024-02-01 · 6 × Tulip crate · $600.00 · order status: open\n"
+               "- BK-0188 · Bloom Florists · placed 2024-01-11 · 4 × Tulip crate · $400.00 · order status: delivered\n"
+               "- BK-0150 · Bloom Florists · placed 2023-12-02 · 9 × Tulip crate · $900.00 · order status: cancelled")
+    observed, decision = _orders_run(question, records, "[C1] Supply contract — Bloom Florists\nCold storage costs "
+                                                        "$40 per crate per year, invoiced annually.", calculator=True)
+    assert any(name == "compute" and args["expression"] == "10 * 40" for name, args, _ in observed)
+    assert "BK-0201 (6)" in decision.content and "BK-0188 (4)" in decision.content
+
+
 def test_a_clause_held_against_a_named_standard_is_searched_in_the_standard_too():
     q = analyse("Do the payment terms in the Harbor Lane lease match the standard position in our leasing playbook?")
     assert "Harbor Lane lease payment terms pay pays invoice" in q.searches()

@@ -875,7 +875,9 @@ class Policy:
             for rate in _rates(sentence.text):
                 for count, thing in counts:
                     if thing and thing == terms(rate[2])[:1]:
-                        return count, rate[1], rate[2], ""
+                        listed = self._listed_things.get(thing[0], []) if counts == self._listed_counts else []
+                        return count, rate[1], rate[2], ("the records list " + ", ".join(  # "ORD-1 (6), ORD-2 (8)"
+                            f"{name} ({plain_number(n)})" for name, n in listed) + "; ") if listed else ""
                     if thing == ["day"] and terms(rate[2])[:1] == ["week"]:  # "17 days late" at a rate per week:
                         days = number_word(count) or number_value(count)  # whole weeks, and a week begun counts
                         begun = bool(_WEEK_BEGUN.search(sentence.text))  # when the rate says "or part of a week"
@@ -886,16 +888,25 @@ class Policy:
         return None
 
     @cached_property
-    def _listed_counts(self) -> list[tuple[str, list[str]]]:
-        """"cedar valley's open gateway order - what would the subscription on those cost?": how many of each thing
-        the records list ("8 × Aurora gateway"), added up over the records that were not cancelled."""
-        units: dict[str, float] = {}
-        for item in self.listed_items():
+    def _listed_things(self) -> dict[str, list[tuple[str, float]]]:
+        """"cedar valley's open gateway order - what would the subscription on those cost?": per thing the records
+        list ("8 × Aurora gateway"), each record's id and count, over the records that were not cancelled, when they
+        are all one buyer's (the field after the record's id)."""
+        items = self.listed_items()
+        if len({item.split("·")[1].strip() if "·" in item else "" for item in items}) > 1:
+            return {}  # records of several customers (an unfiltered list) are no one's count
+        found: dict[str, list[tuple[str, float]]] = {}
+        for item in items:
             for m in _LISTED_THING.finditer(item):
                 thing = terms(m[2].split()[-1])[:1]
                 if thing:
-                    units[thing[0]] = units.get(thing[0], 0.0) + number_value(m[1])
-        return [(plain_number(count), [thing]) for thing, count in units.items()]
+                    found.setdefault(thing[0], []).append((item.lstrip(" -*•").split("·")[0].strip(), number_value(m[1])))
+        return found
+
+    @property
+    def _listed_counts(self) -> list[tuple[str, list[str]]]:
+        """How many of each thing the records list, added up (see ``_listed_things``)."""
+        return [(plain_number(sum(n for _, n in listed)), [thing]) for thing, listed in self._listed_things.items()]
 
     @cached_property
     def _counts_of_every(self) -> list[tuple[str, list[str]]]:
@@ -1354,7 +1365,11 @@ class Policy:
             counting = self.counting_search() if calculator and search and not expression else ""
             planned += [(search, text_arguments(search, counting))] if counting else []
             planned += [(calculator, text_arguments(calculator, self.term_expression))] if self.term_expression else []
-            return planned + ([(calculator, text_arguments(calculator, expression))] if expression else [])
+            # "how many crates has X ordered, and what would storage for all of them cost?": the records' count,
+            # then the rate per crate times it
+            rated = self.rate_expression() if calculator and expression and self._rate_product \
+                and self._rate_product[3].startswith("the records list") else None
+            return planned + [(calculator, text_arguments(calculator, e)) for e in dict.fromkeys([expression, rated]) if e]
         done = {c.key for c in self.calls}
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined
@@ -1742,7 +1757,7 @@ class Policy:
             # "3 × 2% per week of $50,000 comes to $3,000"; "17 days is 3 weeks or part of a week; 3 × 2% per week ..."
             of = f" of {self._value_stated}" if unit_of(rate) == "%" and self._value_stated else ""
             value = _money(total, "$") if of else f"{result}%" if unit_of(rate) == "%" else _money(total, unit_of(rate))
-            return f"{weeks.capitalize()}{count} × {rate} per {thing}{of} comes to {value} ({call.result.strip()})."
+            return f"{weeks[:1].upper()}{weeks[1:]}{count} × {rate} per {thing}{of} comes to {value} ({call.result.strip()})."
         if result and call.text == self.term_expression:  # "over the three-year term": "$1.26M" when asked in $M
             years = call.text.rsplit("*", 1)[1].strip()
             total = _value(calculation_result(call.result or ""))

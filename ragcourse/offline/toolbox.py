@@ -186,6 +186,11 @@ CUSTOMER_KEY = re.compile(r"customer|client|account|company|buyer", re.I)
 _CAPITALISED = r"[A-Z][\w&-]*(?:\.(?=\w)[\w&-]*)*(?:(?<=\b[A-Z][a-z])\.|(?<=\b[A-Z][a-z]{2})\.)?"
 
 
+#: "has Brightwater Utilities ordered", "did Sable Rail buy": the name between the auxiliary and the verb of ordering.
+_ORDERING_SUBJECT = re.compile(rf"\b(?:did|has|have|had|does|do|will)\s+({_CAPITALISED}(?:\s+{_CAPITALISED})*)\s+"
+                               r"(?:order|buy|purchase|place|receive|book)\w*\b")
+
+
 def customer_name(question: str) -> str:
     """A customer named in the question: a run of capitalised words that is not the sentence's first word (a single
     word that opens the sentence, "Sum up ...", "Brightwater ...", only when no other run names one); else the
@@ -193,6 +198,9 @@ def customer_name(question: str) -> str:
     skip = {"Has", "Have", "Did", "Is", "Was", "When", "Where", "What", "Which", "Our", "The", "I", "One", "Two", "Any",
             "Each", "Every", "All", "Some", "My", "Their", "Your", "For", "Whose"}
     opening = ""
+    ordering = _ORDERING_SUBJECT.search(question)
+    if ordering:  # "how many Aurora gateways has Brightwater Utilities ordered?": who ordered, not what
+        return ordering[1]
     for m in re.finditer(rf"\b{_CAPITALISED}(?:\s+{_CAPITALISED})*", question):
         run = m[0].split()
         opens = not question[:m.start()].strip() or re.search(r"[.!?]\s*$", question[:m.start()])
