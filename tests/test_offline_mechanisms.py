@@ -1741,6 +1741,13 @@ def test_also_y_the_same_two_months_is_a_second_measure_of_the_same_sides():
     assert asked.measures == ("saltmarsh ferry ticket", "harbour fee")
 
 
+def test_a_quarter_left_out_after_an_earlier_one_and_what_accounts_for_an_improvement():
+    asked = analyse("What accounts for the improvement in ferry punctuality from 81% in the first quarter of 2023 to 88% "
+                    "in the second, and how many points did each factor contribute?")
+    assert asked.sides == ("Q1 2023", "Q2 2023")
+    assert asked.cause and "contribute" not in " ".join(asked.measures)
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

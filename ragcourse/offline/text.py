@@ -108,9 +108,16 @@ class Period:
         return (self.year or 0, months)
 
 
+#: "from 42.1% in the second quarter of 2024 to 45.2% in the third": a later ordinal that leaves out "quarter of 2024".
+_ELIDED_QUARTER = re.compile(rf"\b((?:first|second|third|fourth)[ -]quarter\s+(?:of\s+)?({_YEAR})\b(?:(?!\.\s)[^?;]){{0,60}}?"
+                             r"\bthe\s+)(first|second|third|fourth)(?=\s*(?:[,?;)]|\.(?!\d)|$|\s+(?:and|or|but)\b))", re.I)
+
+
 @lru_cache(maxsize=16384)  # the same passages are read on every turn: their words are worked out once
 def normalise_periods(text: str) -> str:
-    """Rewrite every quarter notation to "Q<n> <year>" so different spellings match."""
+    """Rewrite every quarter notation to "Q<n> <year>" so different spellings match (a quarter left out after an
+    earlier one, "the second quarter of 2024 to the third", included)."""
+    text = _ELIDED_QUARTER.sub(lambda m: f"{m[1]}{m[3]} quarter of {m[2]}", text)
     for pattern, parts in _QUARTER_PATTERNS:
         text = pattern.sub(lambda m, parts=parts: _quarter_text(*parts(m)), text)
     return text
