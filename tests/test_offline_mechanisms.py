@@ -360,6 +360,24 @@ def test_a_cost_per_full_year_is_the_full_year_figure_not_the_part_year_one():
     assert any(name == "compute" and args["expression"] == "3.2 - 2.5" for name, args, _ in observed)
 
 
+def test_why_a_change_with_its_pieces_looks_up_what_the_largest_piece_was_made_of():
+    question = "why did ferry punctuality jump q1->q2 2023, what were the pieces of the bridge?"
+    asked = analyse(question)
+    assert asked.sides == ("Q1 2023", "Q2 2023") and not asked.measures
+
+    def searched(query: str) -> str:
+        if query.lower().startswith("crew rostering"):
+            return ("[B2] Punctuality bridge — Q1 to Q2 2023 — Crew rostering (+4.0 points)\nTwo changes combine here. "
+                    "The new rota agreed with Harbour Staffing Co. cut idle crossings and contributed about 3.1 points. "
+                    "Shorter handovers contributed the other 0.9 points.")
+        return ("[B1] Punctuality bridge — Q1 to Q2 2023 — The bridge\nFerry punctuality rose from 81% in Q1 2023 to 87% "
+                "in Q2 2023. Starting from 81% in Q1 2023: crew rostering added 4.0 points, new hulls added 2.5 points "
+                "and weather took away 0.5 points, giving 87% in Q2 2023.")
+    observed, decision = _run_with_calculator(question, searched)
+    assert any(name == "find_docs" and args["query"].lower().startswith("crew rostering") for name, args, _ in observed)
+    assert "Harbour Staffing Co." in decision.content
+
+
 def _three_ferries(question: str) -> str:
     """The calculation asked for once each of three ferries' searches found its car count."""
     sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}

@@ -127,6 +127,10 @@ _WHEN_WHERE = re.compile(r"(?:^|[,;:?—–-]\s*|\band\s+)(when|where|until when
 #: Words that single one thing out of many: "the biggest order", "the most satisfied customers".
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
 #: "420 × PX-7" in a listed record: how many of which thing.
+#: "raw-material costs added 1.9 points": a part of a change and how much of it that part made.
+_COMPONENT = re.compile(r"([a-z][a-z -]{2,40}?)\s+(?:added|contributed|took away|subtracted|explain(?:s|ed)?)\s+(?:about\s+)?"
+                        r"(\d+(?:\.\d+)?)\s+(?:percentage\s+)?points\b", re.I)
+_POINTS = re.compile(r"\b\d+(?:\.\d+)?\s+(?:percentage\s+)?points\b", re.I)
 #: "8 × Aurora gateway ·": a record's count of a thing, the thing's name up to the next field.
 _LISTED_THING = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+((?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)\s*(?:·|$)", re.M)
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
@@ -1170,6 +1174,20 @@ class Policy:
                     return name
         return ""
 
+    @cached_property
+    def _largest_component(self) -> str:
+        """The largest of the parts a found passage splits the change into ("raw-material costs added 1.9 points,
+        product mix added 0.7 points"), for a "why" question."""
+        search = self.tools.get("search")
+        parts = [(number_value(m[2]), m[1].strip()) for c in self.calls if search and c.result and c.name == search.name
+                 for m in _COMPONENT.finditer(c.result)] if self.q.cause else []
+        return max(parts)[1] if len(parts) >= 2 else ""
+
+    @property
+    def _component_query(self) -> str:
+        """The search for what the largest part of the change was made of (its own section explains it)."""
+        return f"{self._largest_component} {self.q.subject}" if self._largest_component else ""
+
     def _reasons_found(self) -> bool:
         """Whether a search for the reasons already brought sentences that give them (then once is enough)."""
         reasons = self.q.cause_query()
@@ -1397,6 +1415,10 @@ class Policy:
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
+        titles = " ".join(b.title for b in self._passage_blocks).lower()
+        if search and self._component_query and self._largest_component.lower() not in titles:
+            # "raw-material costs added 1.9 points, product mix 0.7 ...": what the largest part was made of
+            planned.append((search, text_arguments(search, self._component_query)))
         if search and self._made_progress() and not any(f"{t.name}:{canonical_json(a)}" not in done
                                                          for t, a in planned if t is search):
             # a missing number is looked up again only when no other search (the reasons) may bring it
@@ -1470,6 +1492,9 @@ class Policy:
                 if q.cause and call.text == self._document_cause_query:  # the section headed as the causes
                     chosen = sentences_of([b for b in parse_blocks(call.result) if _CAUSE_HEADING.search(
                         b.title.rsplit(" — ", 1)[-1])])[:4] or chosen
+                if call.text == self._component_query:  # the part's own section: what it was made of, with figures
+                    chosen = [x for x in sentences_of([b for b in parse_blocks(call.result) if self._largest_component.lower()
+                                                       in b.title.lower()]) if _POINTS.search(x.text)] or chosen
                 if q.cause and role == "web":  # a news page's headline sums up what happened and why
                     sentences += _headlines(call.result, {s.label for s in chosen or self._quote(call, limit)})
                 chosen += _from_other_pages(self._unscoped(call.text), call.result, chosen, self.figure_for(call.text))

@@ -799,9 +799,16 @@ _EACH_THING = re.compile(r"\b(?:each|every)\s+(?!(?:of|one|side|other|month|quar
                          r"([a-z][\w-]*)", re.I)
 
 
+#: "the pieces of the bridge", "its components": the parts a change is split into.
+_PARTS_OF_CHANGE = re.compile(r"\b(?:pieces|components|parts|elements|breakdown)\b", re.I)
+
+
 def _breakdown(ask: str, sides: list[str]) -> bool:
     """Whether an ask splits the change into things the sides do not name ("why did X rise, and how many points did
-    each driver contribute?"): with a cause asked, it asks for the parts of the change, not a measure of each side."""
+    each driver contribute?", "what were the pieces of the bridge?"): with a cause asked, it asks for the parts of
+    the change, not a measure of each side."""
+    if _PARTS_OF_CHANGE.search(ask):  # "what were the pieces of the bridge?"
+        return True
     thing = _EACH_THING.search(ask)
     return bool(thing) and not any(thing[1].lower().rstrip("s") in side.lower() for side in sides) \
         and not find_periods(thing[0])

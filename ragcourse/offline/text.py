@@ -118,6 +118,7 @@ def normalise_periods(text: str) -> str:
     """Rewrite every quarter notation to "Q<n> <year>" so different spellings match (a quarter left out after an
     earlier one, "the second quarter of 2024 to the third", included)."""
     text = _ELIDED_QUARTER.sub(lambda m: f"{m[1]}{m[3]} quarter of {m[2]}", text)
+    text = re.sub(r"\b([qQ][1-4])\s*(?:->|→|=>)\s*(?=[qQ][1-4]\b)", r"\1 to ", text)  # "q2->q3 2024"
     for pattern, parts in _QUARTER_PATTERNS:
         text = pattern.sub(lambda m, parts=parts: _quarter_text(*parts(m)), text)
     return text
