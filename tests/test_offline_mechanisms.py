@@ -3602,6 +3602,17 @@ def test_each_ask_of_a_question_brings_the_sentence_that_answers_it_alone():
     assert any("30 April 2026" in s for s in quoted) and any("60 days" in s for s in quoted)
 
 
+def test_a_sentence_between_two_quoted_sentences_of_a_passage_is_quoted_too():
+    sentences = sentences_of([Block("doc.md", "Ferry outage review — Summary",
+                                    "The Saltmarsh ferry stopped because the harbour crane failed. About 40 cars waited "
+                                    "on the quay for six hours. After the crane was repaired, the ferry's backlog "
+                                    "delayed the evening crossings. The crane is now inspected weekly.")])
+    chosen = [s.sentence.text for s in select("Why did the Saltmarsh ferry stop, and why were the evening crossings "
+                                              "delayed after the crane was repaired?", sentences)]
+    assert any("crane failed" in c for c in chosen) and any("backlog" in c for c in chosen)
+    assert any("40 cars" in c for c in chosen)
+
+
 def test_how_many_people_is_answered_by_the_sentence_that_counts_them():
     assert "The Saltmarsh Ferry Line is a family-owned company with 58 employees." in _quoted(
         "saltmarsh - remind me how many people the ferry line actually has", "Ferry company profile",

@@ -705,7 +705,18 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     chosen += _each_ask(question, chosen, sentences, exclude)
     causal = CAUSE_TERM in wanted
     chosen = _with_announced(_with_other_side(chosen, sentences), sentences)
-    return sorted(_with_antecedents(chosen, sentences, causal), key=lambda s: s.sentence.position)
+    return sorted(_with_gaps_filled(_with_antecedents(chosen, sentences, causal), sentences),
+                  key=lambda s: s.sentence.position)
+
+
+def _with_gaps_filled(chosen: list[Scored], sentences: Sequence[Sentence]) -> list[Scored]:
+    """Chosen sentences plus the one between two chosen sentences of the same passage when it states a figure: a
+    summary quoted in its first and third sentences reads on through its second ("About 9,400 gateways showed error
+    AG-115 ..."); a rule in between that gives no figure ("Each member may renew a loan twice") is left out."""
+    taken = {s.sentence.position for s in chosen}
+    gaps = [sentences[p + 1] for p in taken if p + 2 in taken and p + 1 not in taken and numbers(sentences[p + 1].text)
+            and sentences[p].label == sentences[p + 1].label == sentences[p + 2].label]
+    return chosen + [Scored(g, 0.0, 0.0, 0.0, 0.0, frozenset()) for g in gaps]
 
 
 #: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
