@@ -1766,6 +1766,14 @@ def test_a_quarter_left_out_after_an_earlier_one_and_what_accounts_for_an_improv
     assert asked.cause and "contribute" not in " ".join(asked.measures)
 
 
+@pytest.mark.parametrize(("question", "reviewed"), [
+    ("saltmarsh berth agreement — does anything in it break our contract checklist?", "saltmarsh berth agreement"),
+    ("quick check on the saltmarsh berth agreement — anything legal would flag?", "saltmarsh berth agreement"),
+])
+def test_a_review_asked_as_breaking_the_checklist_or_a_quick_check_names_the_agreement(question: str, reviewed: str):
+    assert analyse(question).reviewed == reviewed
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

@@ -164,7 +164,9 @@ _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|ris
 #: An agreement held against a standard: "flagged red or amber", "departs from our standard positions", "non-standard",
 #: "against the checklist" (a review only when an agreement is what is held against it).
 _AGAINST_STANDARD = re.compile(r"\b(?:flag(?:ged|s)?|amber|non-?standard|depart\w*\s+from|deviat\w*\s+from|standard "
-                               r"positions?|(?:against|vs\.?|versus|under|per|by)\s+(?:the\s+|our\s+|legal['’]?s?\s+)*"
+                               r"positions?|(?:against|vs\.?|versus|under|per|by|break\w*|breach\w*|violat\w*|"
+                               r"compl\w*\s+with|conflict\w*\s+with|outside|fall\w*\s+foul\s+of|fails?)\s+"
+                               r"(?:the\s+|our\s+|legal['’]?s?\s+)*"
                                r"(?:\w+\s+){0,2}(?:checklist|playbook|standards?))\b", re.I)  # ("contract review checklist")
 #: The rating a review asks for: "which clauses should be marked amber", "red flags".
 STANDARD_LEVEL = re.compile(r"\b(amber|red|green)\b", re.I)
@@ -1383,6 +1385,11 @@ _IN_EACH = re.compile(rf",?\s+(?:and|plus|as well as|also)\s+((?:the|their|its)\
 _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
 
 
+#: "quick check on", "a look at", "review of": how a review is asked for, before what is reviewed.
+_CHECK_ON = re.compile(r"^(?:(?:a\s+)?(?:quick|brief|short|fast)\s+)?(?:check|look|review|scan|pass)\s+(?:on|at|of|over)\s+"
+                       r"(?:the\s+)?", re.I)
+
+
 def _reviewed(text: str, question: str) -> str:
     """What a review question asks to check: the agreement it names ("the Sable Rail contract", "Sable Rail logged in
     the contract register"), else the thing named before its colon or dash ("the A charter's renewal clause - ... a
@@ -1395,10 +1402,11 @@ def _reviewed(text: str, question: str) -> str:
                      if w not in standard)  # ("Legal's checklist": whose standard it is, not the party)
     if names and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b|\bterms\b", question, re.I):
         return f"{names} contract"
-    lead = LEAD.match(text)
+    lead = LEAD.match(text) or LEAD.match(question)  # ("oakridge framework — does anything in it break ...?")
     if not lead:
         return text
-    return text[lead.end():] if PREAMBLE.match(lead[1]) else lead[1]
+    # ("quick check on the X contract — ...": how the request is made is no part of what is reviewed)
+    return text[lead.end():] if PREAMBLE.match(lead[1]) else _CHECK_ON.sub("", lead[1])
 
 
 def analyse(question: str, today: date | None = None) -> Question:
