@@ -1769,6 +1769,7 @@ def test_a_quarter_left_out_after_an_earlier_one_and_what_accounts_for_an_improv
 @pytest.mark.parametrize(("question", "reviewed"), [
     ("saltmarsh berth agreement — does anything in it break our contract checklist?", "saltmarsh berth agreement"),
     ("quick check on the saltmarsh berth agreement — anything legal would flag?", "saltmarsh berth agreement"),
+    ("run the saltmarsh berth agreement against legal's checklist - what are the red flags?", "saltmarsh berth agreement"),
 ])
 def test_a_review_asked_as_breaking_the_checklist_or_a_quick_check_names_the_agreement(question: str, reviewed: str):
     assert analyse(question).reviewed == reviewed

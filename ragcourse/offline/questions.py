@@ -1385,6 +1385,9 @@ _IN_EACH = re.compile(rf",?\s+(?:and|plus|as well as|also)\s+((?:the|their|its)\
 _PLUS_LIST = re.compile(r"^(.+?(?:\s[-–—]|:)\s+)([A-Za-z][^+?:]*?)\s+\+\s+([A-Za-z][^+?:]*?)\s*\??$")
 
 
+#: "run the X contract against ...": the verb that asks for a review, and what it is held against.
+_RUN = re.compile(r"^(?:please\s+)?(?:run|check|review|test|hold|put|compare|measure|screen|vet)\s+(?:the\s+|our\s+)?", re.I)
+_HELD_AGAINST = re.compile(r"\s+(?:against|vs\.?|versus|through|by)\s+.*$", re.I)
 #: "quick check on", "a look at", "review of": how a review is asked for, before what is reviewed.
 _CHECK_ON = re.compile(r"^(?:(?:a\s+)?(?:quick|brief|short|fast)\s+)?(?:check|look|review|scan|pass)\s+(?:on|at|of|over)\s+"
                        r"(?:the\s+)?", re.I)
@@ -1406,7 +1409,9 @@ def _reviewed(text: str, question: str) -> str:
     if not lead:
         return text
     # ("quick check on the X contract — ...": how the request is made is no part of what is reviewed)
-    return text[lead.end():] if PREAMBLE.match(lead[1]) else _CHECK_ON.sub("", lead[1])
+    reviewed = text[lead.end():] if PREAMBLE.match(lead[1]) else _CHECK_ON.sub("", lead[1])
+    # ("run the X contract against legal's checklist - ...": the X contract)
+    return _HELD_AGAINST.sub("", _RUN.sub("", reviewed)) or reviewed
 
 
 def analyse(question: str, today: date | None = None) -> Question:
