@@ -1775,6 +1775,14 @@ def test_a_review_asked_as_breaking_the_checklist_or_a_quick_check_names_the_agr
     assert analyse(question).reviewed == reviewed
 
 
+def test_the_aspects_a_review_names_before_its_ask_are_the_ones_searched():
+    asked = analyse("Check the Saltmarsh Marina berth agreement against the harbour checklist, in particular liability "
+                    "and price fixing. Does it contain red or amber flags?")
+    searches = asked.searches()
+    assert any("price" in s for s in searches) and any("liability" in s for s in searches)
+    assert not any("renewal" in s for s in searches)
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

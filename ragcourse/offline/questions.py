@@ -435,7 +435,9 @@ class Question:
         if self.bridge:
             return [self.bridge[1]]
         if self.reviewed:  # each clause the review names ("the renewal clause"), else every usual one
-            named = [a for a, cues in _ASPECT_WORDS.items() if set(terms(cues)) & set(terms(self.text))] or REVIEW_ASPECTS
+            said = set(terms(" ".join([self.text, *self.parts])))  # ("Check X, in particular liability and price
+            # fixing. Does it contain red flags?": named in the sentence before the ask)
+            named = [a for a, cues in _ASPECT_WORDS.items() if set(terms(cues)) & said] or REVIEW_ASPECTS
             asked = [p for p in self.parts[1:] if not _REVIEW.search(p) and not _AGAINST_STANDARD.search(p)]
             standard = _STANDARD.search(self.text)  # "against the contract checklist": what the standard says of
             held = [f"{standard[0].lower()} {aspect}" for aspect in named if standard and named != REVIEW_ASPECTS]
