@@ -1783,6 +1783,11 @@ def test_the_aspects_a_review_names_before_its_ask_are_the_ones_searched():
     assert not any("renewal" in s for s in searches)
 
 
+def test_two_things_of_a_kind_each_with_its_article_are_the_sides_of_vs():
+    asked = analyse("at what amount does the harbour master need to sign off a mooring permit vs a slipway booking?")
+    assert asked.sides == ("mooring permit", "slipway booking")
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

@@ -726,6 +726,9 @@ def _versus(clause: str) -> list[str]:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
     a = re.split(r",\s+", a)[-1] if m[3] else a  # "Termination for convenience, A vs B": the topic, then the sides
+    article = list(re.finditer(r"\b(?:a|an)\s+", a, re.I)) if m[3] and re.match(r"(?:a|an)\s", b, re.I) else []
+    if article:  # "... does the COO need to sign off an expense claim vs a purchase request?": two things of a kind,
+        a, b = a[article[-1].end():], re.sub(r"^(?:a|an)\s+", "", b, flags=re.I)  # each with its article
     # "..., in dollars": how the answer is written, not the side
     b = re.split(r",\s+(?=(?:in|as|at|for|per|by|please)\b)", b, maxsplit=1, flags=re.I)[0]
     one = _THE_ONE_IN.match(b)  # "the fee in the A agreement with the one in the B agreement", "the penalty under A
