@@ -216,10 +216,10 @@ def _spelt_out(question: str) -> dict[str, re.Pattern[str]]:
             for word in re.findall(r"\b[A-Z]{3,5}\b", question)}
 
 
-#: "the next board meeting after the November 2024 one": the period a "next" or "previous" thing is counted from,
-#: which the sentence that answers does not name.
 #: A year written before the thing it says which of: "the 2024 audit", "our 2025 budget".
 _YEAR_OF_THING = re.compile(r"\b((?:19|20)\d{2})\s+([a-z]{3,})\b", re.I)
+#: "the next board meeting after the November 2024 one": the period a "next" or "previous" thing is counted from,
+#: which the sentence that answers does not name.
 _REFERENCE_POINT = re.compile(r"\b(?:next|following|previous|prior|last)\b[^?.;]*?\b(?:after|following|since|before|"
                               r"preceding)\s+(?:the\s+|our\s+)?([^?.;,]*?)(?=\s*(?:one|meeting|edition|issue|report)?\s*"
                               r"(?:[?.;,]|$))", re.I)
@@ -253,8 +253,8 @@ def _scope_and_asks(question: str) -> tuple[str, list[str]]:
 def _anchors_per_ask(question: str, wanted: set[str]) -> list[set[str]]:
     """The anchors each ask of the question must agree on, when each ask has anchors of its own and shares none
     ("what is the new LX-200 variant called, and what share are we targeting by Q4?"), with those of a scope said
-    before the first ask; else the question's (a
-    sentence about the 2024 survey is no answer to "in the 2024 survey, what was X, and what was it in 2023?")."""
+    before the first ask; else the question's (a sentence about the 2024 survey is no answer to "in the 2024 survey,
+    what was X, and what was it in 2023?")."""
     scope, asks = _scope_and_asks(question)
     shared = wanted & anchors(scope)  # "strategy 2025: ...": the scope before the first ask is every ask's
     own = [wanted & anchors(a) - shared for a in asks]
@@ -670,7 +670,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         # an amount of money, not a count or a date; a length of time, not any number
         stated = {"money": _MONEY.search, "duration": _DURATION.search}.get(figure, numbers)
         supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
-    elif any(figure_asked(a) for a in _ASKS.split(question) if a.strip(" ?")):  # "who are the auditors, and how big
+    elif any(figure_asked(a) for a in _scope_and_asks(question)[1]):  # "who are the auditors, and how big
         supporting = [_with_its_figure(s, sentences) for s in supporting]  # was the difference?": one ask's figure
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     thing = (counted_thing(question, units=True) if counted is None else counted) if figure == "number" else ""

@@ -126,13 +126,14 @@ _WHEN_WHERE = re.compile(r"(?:^|[,;:?—–-]\s*|\band\s+)(when|where|until when
 # relating: "the city where our head office is" asks no place
 #: Words that single one thing out of many: "the biggest order", "the most satisfied customers".
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|lowest|smallest|greatest|most|least|best|worst|top)\b", re.I)
-#: "420 × PX-7" in a listed record: how many of which thing.
 #: "raw-material costs added 1.9 points": a part of a change and how much of it that part made.
 _COMPONENT = re.compile(r"([a-z][a-z -]{2,40}?)\s+(?:added|contributed|took away|subtracted|explain(?:s|ed)?)\s+(?:about\s+)?"
                         r"(\d+(?:\.\d+)?)\s+(?:percentage\s+)?points\b", re.I)
+#: "contributed about 1.1 points": a sentence that gives a part of the change its figure.
 _POINTS = re.compile(r"\b\d+(?:\.\d+)?\s+(?:percentage\s+)?points\b", re.I)
 #: "8 × Aurora gateway ·": a record's count of a thing, the thing's name up to the next field.
 _LISTED_THING = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+((?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)\s*(?:·|$)", re.M)
+#: "420 × PX-7" in a listed record: how many of which thing.
 _LISTED_UNITS = re.compile(r"(?<![\w.])(\d[\d,]*)\s*[×x]\s+([A-Za-z][\w-]*)")
 #: "how far below the current list price", "higher than the contract price": what a figure is held against.
 _COMPARAND = re.compile(r"\b(?:than|below|above|under|over|vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+|our\s+)?"

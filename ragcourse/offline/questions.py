@@ -125,7 +125,8 @@ _CAUSE = re.compile(r"\b(why|reasons?|reasoning|rationale|drove|drivers?|driven|
                     r"\b(?:without (?:anyone|anybody|us) noticing|unnoticed)\b|"
                     r"\b(?:holding (?:it|them|this|things) up|held up|what(?:'s| is) keeping)\b", re.I)
 #: "which items account for the decline?": what explains a change, not a share of a total.
-_CHANGE_WORD = r"(?:decline|drop|fall|dip|decrease|increase|rise|jump|growth|change|gap|difference|shortfall|improvement|deterioration|swing|slowdown)\b"
+_CHANGE_WORD = (r"(?:decline|drop|fall|dip|decrease|increase|rise|jump|growth|change|gap|difference|shortfall|improvement|"
+                r"deterioration|swing|slowdown)\b")
 _ACCOUNTS_FOR_CHANGE = re.compile(rf"\baccount(?:ed|s)? for\s+(?:the|this|that|its)\s+{_CHANGE_WORD}", re.I)
 _PERCENT = re.compile(r"\b(percent|percentage|relative|growth rate|by what %)\b(?! points?)|(?<![\d.\s])\s?%(?!\w)|\(%\)", re.I)
 _ORDERS = re.compile(r"\b(orders?|ordered|shipments?|shipped|shipping|deliver(?:y|ed|ies)?|arriv(?:e|ed|es|al)|tracking|"
@@ -535,7 +536,8 @@ jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced rep
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
 exactly really actually every deltas dragged pushed pulled weighed hurt boosted lifted swing swings true correct
-coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips expressed express expresses stated rounded
+coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips
+expressed express expresses stated rounded
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
@@ -834,12 +836,13 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     text = text[label.end():] if label and find_periods(label[0]) and not _ASKING.search(label[0]) else text
     asks: list[str] = []
     split = _ASK_SPLIT.split(text.strip(" ?"))
+    causal = bool(_CAUSE.search(text) or _ACCOUNTS_FOR_CHANGE.search(text))
     for i, a in enumerate(split):
         ask = _NOT_A_MEASURE.sub(" ", re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I))
         if asks and i < len(split) - 1 and _SAME_FIGURE_FORM.match(ask) and not _ASKING.search(ask):  # "... rise
             asks[-1] = f"{asks[-1]} and {ask}"  # in dollars and in percentage terms, and ...": how that ask's figure
             # is written (written last, it is how every figure is: "A and B changed ..., in dollars and in percent")
-        elif ask.strip(" ,") and not ((_CAUSE.search(text) or _ACCOUNTS_FOR_CHANGE.search(text)) and _breakdown(ask, sides)):
+        elif ask.strip(" ,") and not (causal and _breakdown(ask, sides)):  # (each driver's share is the reasons)
             asks.append(ask)
     # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
     found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
