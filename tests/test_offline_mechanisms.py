@@ -1788,6 +1788,13 @@ def test_two_things_of_a_kind_each_with_its_article_are_the_sides_of_vs():
     assert asked.sides == ("mooring permit", "slipway booking")
 
 
+def test_names_set_off_by_dashes_before_the_question_are_its_sides():
+    asked = analyse("For the three berth agreements that Ann manages — Saltmarsh Marina, Harbourside Moorings and Kelso "
+                    "Quay — what are the respective berth fees?")
+    assert asked.sides == ("Saltmarsh Marina", "Harbourside Moorings", "Kelso Quay")
+    assert "respective" not in asked.subject
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")

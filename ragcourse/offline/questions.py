@@ -537,7 +537,7 @@ looking asking gap manage managed anyone anybody noticing noticed old former pre
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
 exactly really actually every deltas dragged pushed pulled weighed hurt boosted lifted swing swings true correct
 coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips
-expressed express expresses stated rounded
+expressed express expresses stated rounded respective respectively
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
 
 
@@ -688,6 +688,9 @@ _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+(?:(?:the|our|on
 #: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
+#: "For the three agreements Erin owns — A, B and C — what are ...": named sides set off by dashes before the question.
+_DASHED_LIST = re.compile(rf"(?:\s[—–-]|:)\s+({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+(?:and|or)\s+{_LISTED_NAME})\s+[—–-]\s+"
+                          r"(?=(?i:which|who|what|whose|how)\b)")
 #: "which of A, B and C ...", "my three accounts (A, B, C): which ...": the named choices a question ranks.
 _CHOICES = re.compile(rf"\b(?i:which|who)\s+(?i:one\s+)?(?i:of)\s+(?i:the\s+|our\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+"
                       rf"(?i:and|or)\s+(?i:the\s+|our\s+)?{_LISTED_NAME})|\(({_LISTED_NAME}(?:,\s*{_LISTED_NAME})+(?:,?\s+(?i:and|or)\s+"
@@ -1485,7 +1488,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         text = text[source.end():]
         text = text[:1].upper() + text[1:]
     text = CONCESSION.sub("", text) or text  # "why did X dip even though sales were a record?" asks about X
-    listed = _OF_LIST.match(text)  # "Of the A, B and C agreements, which ...?": the sides come first
+    listed = _OF_LIST.match(text) or _DASHED_LIST.search(text)  # "Of the A, B and C agreements, which ...?", "For
+    # the three agreements Erin owns — A, B and C — what are the respective ...?": the sides come first
     if listed:
         text = text[listed.end()].upper() + text[listed.end() + 1:]
     periods = fill_years(spread_over_years(find_periods(text)), today, target_years(text), happened_periods(text))
