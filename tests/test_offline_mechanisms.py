@@ -378,6 +378,21 @@ def test_why_a_change_with_its_pieces_looks_up_what_the_largest_piece_was_made_o
     assert "Harbour Staffing Co." in decision.content
 
 
+def test_a_clause_missed_by_the_measures_words_is_searched_again_in_the_clauses_usual_words():
+    question = ("For the two berth agreements that Ann manages — Saltmarsh Marina and Kelso Quay — what are the "
+                "respective payment periods?")
+
+    def searched(query: str) -> str:
+        if "Kelso" in query:
+            return "[K1] Berth agreement — Kelso Quay — Payment\nPayment is due within 30 days of the invoice date."
+        if "invoice" in query:  # only the payment clause's usual words find it
+            return ("[S2] Berth agreement — Saltmarsh Marina — Prices and payment\nThe berth fee is $40 per night. "
+                    "Invoices are payable within 45 days of the invoice date.")
+        return "[S1] Berth agreement — Saltmarsh Marina — Term\nThe agreement runs for a period of three years."
+    observed, decision = _run_with_calculator(question, searched)
+    assert "45 days" in decision.content and "30 days" in decision.content
+
+
 def _three_ferries(question: str) -> str:
     """The calculation asked for once each of three ferries' searches found its car count."""
     sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}

@@ -83,6 +83,7 @@ from .questions import (
     asked_clause,
     asked_word,
     asks_orders,
+    clause_words,
     from_to,
     key_phrase,
     months_of,
@@ -1430,10 +1431,14 @@ class Policy:
     def _searched_again(self, measure: str, side: str) -> str:
         """The words to look for a side's missing number with once more: the measure and the side, unless those are
         the words its first search used, reordered; then with the noun the question writes after the side, which
-        the measure's key phrase may have dropped ("the full-year cost of the 2024 increase")."""
+        the measure's key phrase may have dropped ("the full-year cost of the 2024 increase"), or, for a measure of
+        an agreement's clause, with the clause's usual words ("payment period": "payment terms pay invoice")."""
         again = f"{measure} {side}"
         if set(terms(again)) != set(terms(self.q.side_query(side, measure))):
             return again
+        clause = clause_words(measure) if re.search(rf"\b{AGREEMENT_WORD}s?\b", self.question_text, re.I) else ""
+        if clause:  # "the respective payment periods" of agreements: the payment clause, in its usual words
+            return " ".join(dict.fromkeys(f"{side} {measure} {clause}".split()))
         noun = re.search(rf"\b{re.escape(side)}\s+([a-z][\w-]+)", self.question_text, re.I)
         return f"{side} {noun[1]} {measure}" if noun and terms(noun[1]) and not set(terms(noun[1])) & set(
             terms(measure)) else again

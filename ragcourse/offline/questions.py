@@ -283,6 +283,14 @@ _PORTION = re.compile(r"\bhow (?:much|many)\s+(?:\$\s?[mbk]?|dollars?|euros?|mon
 _PART_VERB = re.compile(r"^(?:(?:came|comes|come|went|goes|go|gets?|got)\s+)?(?:from|to|into|on|for)\s+", re.I)
 
 
+def clause_words(measure: str) -> str:
+    """The usual clause of an agreement a measure belongs to, in its other words ("payment period" -> "payment terms
+    payment pay pays invoice"): a search in those words finds a clause the measure's own words miss ("Invoices are
+    payable within 45 days"); "" for a measure of no clause."""
+    words = set(terms(measure))
+    return next((f"{aspect} {cues}" for aspect, cues in _ASPECT_WORDS.items() if set(terms(cues)) & words), "")
+
+
 def _contract_clause(subject: str) -> str:
     """The usual clause of an agreement that a compared measure speaks of in other words ("gives the customer longer
     to pay" -> "payment terms pay pays invoice"); "" when it speaks of none, or names the clause itself (the
