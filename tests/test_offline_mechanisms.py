@@ -1810,6 +1810,11 @@ def test_names_set_off_by_dashes_before_the_question_are_its_sides():
     assert "respective" not in asked.subject
 
 
+def test_arr_and_tech_are_read_in_full():
+    assert correct("what is the ferry line's ARR and who asked for the tech review?") == (
+        "what is the ferry line's annual recurring revenue and who asked for the technical review?")
+
+
 def test_the_one_in_b_names_the_second_side_of_a_comparison_and_reconcile_compares():
     asked = analyse("Reconcile the berth fee in the Saltmarsh marina contract with the one in the Harbourside contract: "
                     "which pays more per night, and by how much?")
