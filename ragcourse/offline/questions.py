@@ -287,8 +287,13 @@ def clause_words(measure: str) -> str:
     """The usual clause of an agreement a measure belongs to, in its other words ("payment period" -> "payment terms
     payment pay pays invoice"): a search in those words finds a clause the measure's own words miss ("Invoices are
     payable within 45 days"); "" for a measure of no clause."""
-    words = set(terms(measure))
-    return next((f"{aspect} {cues}" for aspect, cues in _ASPECT_WORDS.items() if set(terms(cues)) & words), "")
+    return next((f"{aspect} {cues}" for aspect, cues in _aspects_of(measure)), "")
+
+
+def _aspects_of(words: str) -> list[tuple[str, str]]:
+    """The usual clauses (aspect, its other words) whose words ``words`` shares."""
+    said = set(terms(words))
+    return [(aspect, cues) for aspect, cues in _ASPECT_WORDS.items() if set(terms(cues)) & said]
 
 
 def _contract_clause(subject: str) -> str:
@@ -296,8 +301,8 @@ def _contract_clause(subject: str) -> str:
     to pay" -> "payment terms pay pays invoice"); "" when it speaks of none, or names the clause itself (the
     "termination-for-convenience right" is asked as it is)."""
     words = set(terms(subject))
-    return next((" ".join(dict.fromkeys(f"{aspect} {cues}".split())) for aspect, cues in _ASPECT_WORDS.items()
-                 if set(terms(cues)) & words and not set(terms(aspect)) & words), "")
+    return next((" ".join(dict.fromkeys(f"{aspect} {cues}".split())) for aspect, cues in _aspects_of(subject)
+                 if not set(terms(aspect)) & words), "")
 
 
 def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF, context: str = "") -> tuple[str, str] | tuple[()]:
@@ -444,9 +449,9 @@ class Question:
         if self.bridge:
             return [self.bridge[1]]
         if self.reviewed:  # each clause the review names ("the renewal clause"), else every usual one
-            said = set(terms(" ".join([self.text, *self.parts])))  # ("Check X, in particular liability and price
-            # fixing. Does it contain red flags?": named in the sentence before the ask)
-            named = [a for a, cues in _ASPECT_WORDS.items() if set(terms(cues)) & said] or REVIEW_ASPECTS
+            # ("Check X, in particular liability and price fixing. Does it contain red flags?": named in the
+            # sentence before the ask)
+            named = [aspect for aspect, _ in _aspects_of(" ".join([self.text, *self.parts]))] or REVIEW_ASPECTS
             asked = [p for p in self.parts[1:] if not _REVIEW.search(p) and not _AGAINST_STANDARD.search(p)]
             standard = _STANDARD.search(self.text)  # "against the contract checklist": what the standard says of
             held = [f"{standard[0].lower()} {aspect}" for aspect in named if standard and named != REVIEW_ASPECTS]
@@ -696,7 +701,8 @@ _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+(?:(?:the|our|on
 #: "Of the Brightwater, Cedar Valley and Halvorsen agreements, which ...": named sides before the question.
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
-#: "For the three agreements Erin owns — A, B and C — what are ...": named sides set off by dashes before the question.
+#: "For the three agreements Erin owns — A, B and C — what are ...": named sides set off by dashes (or after a colon)
+#: before the question.
 _DASHED_LIST = re.compile(rf"(?:\s[—–-]|:)\s+({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+(?:and|or)\s+{_LISTED_NAME})\s+[—–-]\s+"
                           r"(?=(?i:which|who|what|whose|how)\b)")
 #: "which of A, B and C ...", "my three accounts (A, B, C): which ...": the named choices a question ranks.
