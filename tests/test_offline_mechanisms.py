@@ -393,6 +393,19 @@ def test_a_clause_missed_by_the_measures_words_is_searched_again_in_the_clauses_
     assert "45 days" in decision.content and "30 days" in decision.content
 
 
+def test_a_penalty_under_a_named_agreement_vs_our_standard_position_for_full_weeks_late():
+    question = "kelso late delivery penlaty vs our standard position - what would 3 full weeks late on a $40,000 order cost under each?"
+
+    def searched(query: str) -> str:
+        return ("[K1] Berth Agreement — Kelso Quay Ltd. — Late-delivery penalties\nIf the Supplier delivers late, it "
+                "shall pay a penalty of 2% of the value of the late order per week of delay.\n\n"
+                "[C1] Contract Review Checklist — Late-delivery penalties\nStandard position: liquidated damages of up "
+                "to 0.5% of the delayed order value per full week, capped at 5% of that order.")
+    observed, decision = _run_with_calculator(question, searched)
+    computed = {args["expression"] for name, args, _ in observed if name == "compute"}
+    assert {"3 * 2 / 100 * 40000", "3 * 0.5 / 100 * 40000"} <= computed
+
+
 def _three_ferries(question: str) -> str:
     """The calculation asked for once each of three ferries' searches found its car count."""
     sizes = {"Osprey": "1,200", "Tern": "1,450", "Gannet": "900"}

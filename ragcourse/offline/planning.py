@@ -862,8 +862,7 @@ class Policy:
             return {}
         found = {}
         for side in self.q.sides:
-            named = set(terms(side))  # only the side's own passages: another agreement's rate is not its rate
-            blocks = [b for b in self._passage_blocks if named <= set(terms(b.title))]
+            blocks = self._own_blocks(side)  # only the side's own passages: another agreement's rate is not its rate
             product = self._rate_in(sentences_of(blocks)) if blocks else None
             if product and unit_of(product[1]) == "%":
                 count = number_word(product[0]) or number_value(product[0])
@@ -871,10 +870,22 @@ class Policy:
                                f"{plain_number(_in_dollars(self._value_stated))}", product, blocks[0].label)
         return found if len({expression for expression, _, _ in found.values()}) == len(found) else {}
 
+    def _own_blocks(self, side: str) -> list[Block]:
+        """A side's own passages: those of the documents whose titles name it ("Oakridge" in "oakridge late delivery
+        penlaty", the section's words aside), else those whose text says it ("our standard position")."""
+        words = set(terms(side))
+        named = [b for b in self._passage_blocks if words <= set(terms(b.title))]
+        if named:
+            return named
+        documents = {b.label: set(terms(b.title.rsplit(" — ", 1)[0])) for b in self._passage_blocks}
+        owned = [b for b in self._passage_blocks if words & documents[b.label]]
+        return owned or [b for b in self._passage_blocks if side.lower() in b.text.lower()]
+
     def _rate_in(self, sentences: list[Sentence]) -> tuple[str, str, str, str] | None:
         """The first rate of ``sentences`` per a thing the question counts, with that count (see ``_rate_product``)."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
-        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(self._spoken_text)  # (or the scene before it:
+        counted = re.sub(r"(\d)\s+(?:full|whole|complete|entire)\s+", r"\1 ", self._spoken_text)  # ("3 full weeks")
+        counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(counted)  # (or the scene before it:
                   # "A $40,000 refit finished 3 weeks late. What can they charge?")
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every or self._listed_counts
         for sentence in sentences if counts else []:
@@ -1909,8 +1920,8 @@ def _rates(text: str) -> list[tuple[str, str, str]]:
 #: "for each week or part of a week": a week begun counts as a whole one.
 _WEEK_BEGUN = re.compile(r"\bpart of a week\b|\bpart(?:ial)? weeks? (?:count|counts|is|are)\b", re.I)
 #: "$1,650 per gateway", "2% of the value of the late order per week": a rate and what it is counted per.
-_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?(?:per|for (?:each|every)(?:\s+(?:full|whole|"
-                  r"complete|calendar))?)\s+([a-z][a-z-]+)", re.I)
+_PER = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?%?)\s*(?:[a-z$€£']+\s+){0,7}?(?:per|for (?:each|every))(?:\s+(?:full|whole|"
+                  r"complete|calendar))?\s+([a-z][a-z-]+)", re.I)  # ("per full week": per week)
 
 #: A sentence that states a whole together with its parts.
 _WHOLE_AND_PARTS = re.compile(r"\b(?:of which|out of|includes?|including|comprises?|comprising|made up of|in total|"
