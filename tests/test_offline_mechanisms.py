@@ -3528,6 +3528,7 @@ def test_the_buyer_between_has_and_ordered_and_the_records_counted_are_named():
     question = ("How many Tulip crates has Bloom Florists ordered, and what would cold storage for all of them cost "
                 "per year at their contract rate?")
     assert customer_name(question) == "Bloom Florists"
+    assert customer_name("How many crates did I order for Bloom Florists last month?") == "Bloom Florists"
     records = ("- BK-0201 · Bloom Florists · placed 2024-02-01 · 6 × Tulip crate · $600.00 · order status: open\n"
                "- BK-0188 · Bloom Florists · placed 2024-01-11 · 4 × Tulip crate · $400.00 · order status: delivered\n"
                "- BK-0150 · Bloom Florists · placed 2023-12-02 · 9 × Tulip crate · $900.00 · order status: cancelled")

@@ -247,7 +247,7 @@ def respelt(question: str, sentences: Sequence[Sentence]) -> str:
 def _scope_and_asks(question: str) -> tuple[str, list[str]]:
     """The asks of a question and the scope said before the first ("strategy 2025: what ..., and what ...?")."""
     asks = [a for a in _ASKS.split(question) if a.strip(" ?")] or [question]
-    return re.split(r"\b(?:how|what|whats|which|who|when|where|why)\b", asks[0], maxsplit=1, flags=re.I)[0], asks
+    return re.split(rf"\b(?:{WH_WORD}|whats)\b", asks[0], maxsplit=1, flags=re.I)[0], asks
 
 
 def _anchors_per_ask(question: str, wanted: set[str]) -> list[set[str]]:

@@ -1428,8 +1428,8 @@ class Policy:
         if search and q.cause and not q.direction and not self._reasons_found():
             direction = ("increase" if pair[0].value > pair[1].value else "decline") if pair else ""
             planned.append((search, text_arguments(search, q.cause_query(direction))))
-        titles = " ".join(b.title for b in self._passage_blocks).lower()
-        if search and self._component_query and self._largest_component.lower() not in titles:
+        if search and self._component_query and self._largest_component.lower() not in " ".join(
+                b.title for b in self._passage_blocks).lower():  # (its own section not found yet)
             # "raw-material costs added 1.9 points, product mix 0.7 ...": what the largest part was made of
             planned.append((search, text_arguments(search, self._component_query)))
         if search and self._made_progress() and not any(f"{t.name}:{canonical_json(a)}" not in done

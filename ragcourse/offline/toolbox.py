@@ -199,7 +199,8 @@ def customer_name(question: str) -> str:
             "Each", "Every", "All", "Some", "My", "Their", "Your", "For", "Whose"}
     opening = ""
     ordering = _ORDERING_SUBJECT.search(question)
-    if ordering:  # "how many Aurora gateways has Brightwater Utilities ordered?": who ordered, not what
+    if ordering and ordering[1].split()[0] not in skip:  # "how many Aurora gateways has Brightwater Utilities
+        # ordered?": who ordered, not what (not "did I order", "have Our ...")
         return ordering[1]
     for m in re.finditer(rf"\b{_CAPITALISED}(?:\s+{_CAPITALISED})*", question):
         run = m[0].split()
