@@ -91,6 +91,7 @@ class UpdateReport:
     failed: dict[str, str] = field(default_factory=dict)
     chunks_embedded: int = 0
     chunks_deleted: int = 0
+    chunks_relinked: int = 0
     seconds: float = 0.0
 
     @property
@@ -100,7 +101,8 @@ class UpdateReport:
     def __str__(self) -> str:
         return (f"{len(self.added)} added, {len(self.modified)} modified, {len(self.deleted)} deleted, "
                 f"{len(self.permissions_only)} permission-only, {len(self.failed)} failed; "
-                f"{self.chunks_embedded} chunks embedded, {self.chunks_deleted} deleted in {self.seconds:.2f} s")
+                f"{self.chunks_embedded} chunks embedded, {self.chunks_deleted} deleted"
+                + (f", {self.chunks_relinked} relinked" if self.chunks_relinked else "") + f" in {self.seconds:.2f} s")
 
 
 @dataclass
@@ -197,7 +199,7 @@ class KnowledgeBase:
         started = time.perf_counter()
         failed = dict(failed or {})
         with self._lock, self._file_lock:
-            self._reconcile()
+            repaired = self._reconcile()
             plan = self._plan(documents, set(failed))
             fresh = {doc.doc_id: chunk_document(doc) for doc in plan.added + plan.modified}
             vectors, embedded = self._vectors([c for chunks in fresh.values() for c in chunks], progress)
@@ -208,6 +210,8 @@ class KnowledgeBase:
             self._change_groups(plan.permissions_only)
             for batch in _batches(plan.added + plan.modified, fresh):
                 report.chunks_deleted += self._write_documents(batch, fresh, vectors)
+            if repaired or report.changed:  # the store was written: check that search still finds every chunk
+                report.chunks_relinked = len(self.store.relink_unfound())
             with self._manifest:
                 self._manifest.execute("DELETE FROM failures")
                 self._manifest.executemany("INSERT INTO failures VALUES (?, ?)", failed.items())
@@ -334,8 +338,11 @@ class KnowledgeBase:
             self._manifest.execute(f"DELETE FROM pending WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)
         return len(chunk_ids)
 
-    def _reconcile(self) -> None:
-        """Bring the vector store and the ACL back to the manifest after an update that did not finish."""
+    def _reconcile(self) -> bool:
+        """Bring the vector store and the ACL back to the manifest after an update that did not finish.
+
+        Returns whether the store had to be written.
+        """
         pending = {row[0] for row in self._read("SELECT doc_id FROM pending")}
         in_manifest = {row[0] for row in self._read("SELECT chunk_id FROM chunks")}
         in_store = self.store.ids()
@@ -355,6 +362,7 @@ class KnowledgeBase:
                 self.acl.set_document_groups(doc_id, groups)
         with self._manifest:
             self._manifest.execute("DELETE FROM pending")
+        return bool(orphans or rows)
 
     # --- plumbing --------------------------------------------------------------------------------------------------
 

@@ -48,6 +48,9 @@ from .errors import CourseError  # noqa: E402
 
 #: Chroma's page size for reading ids and metadata (it caps how much one request returns).
 _PAGE = 5000
+#: Chunks checked per query call, and how many hits each check reads, when looking for chunks search cannot find.
+_CHECK_BATCH = 500
+_CHECK_DEPTH = 10
 
 
 class ExplicitEmbeddings(EmbeddingFunction[Documents]):
@@ -165,6 +168,30 @@ class VectorStore:
 
     def count(self) -> int:
         return self._collection.count()
+
+    def relink_unfound(self) -> list[str]:
+        """Write again every chunk that a search with its own vector does not find; returns their ids.
+
+        After deletes and updates, Chroma's HNSW graph can lose a live record: ``get`` still returns it, but no
+        query ever will (chroma-core/chroma#7758). Deleting and adding it again links it into the graph anew.
+        """
+        unfound: list[str] = []
+        for start in range(0, self.count(), _PAGE):
+            page = self._collection.get(include=["embeddings"], limit=_PAGE, offset=start)
+            for at in range(0, len(page["ids"]), _CHECK_BATCH):
+                ids, vectors = page["ids"][at:at + _CHECK_BATCH], page["embeddings"][at:at + _CHECK_BATCH]
+                k = min(_CHECK_DEPTH, self.count())
+                found = self._collection.query(query_embeddings=vectors, n_results=k, include=["distances"])
+                for cid, hits, distances in zip(ids, found["ids"], found["distances"], strict=True):
+                    # k copies of the same vector can fill the list without this one: that is a tie, not a loss
+                    if cid not in hits and not (len(hits) == k and distances[-1] < 1e-6):
+                        unfound.append(cid)
+        if unfound:
+            rows = self._collection.get(ids=unfound, include=["embeddings", "documents", "metadatas"])
+            self._collection.delete(ids=unfound)
+            self._collection.add(ids=rows["ids"], embeddings=rows["embeddings"], documents=rows["documents"],
+                                 metadatas=rows["metadatas"])
+        return sorted(unfound)
 
     def query(self, vector: np.ndarray, k: int, doc_ids: Collection[str] | None = None) -> list[tuple[str, float]]:
         """(chunk id, cosine similarity), best first; ``doc_ids`` restricts the search inside the query."""

@@ -21,6 +21,7 @@ import pytest
 from fakes import FakeEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_store import LosesOne
 
 from ragcourse import index
 from ragcourse.corpus import Document, User
@@ -231,6 +232,18 @@ def test_a_killed_update_converges_when_run_again(killed_roots: dict[str, tuple[
     kb.sync(kill_corpus(version))
     assert_same(snapshot(kb), expected)  # ... that the rerun completes: nothing lost
     assert kb.store.count() == len(kb.chunks)  # nothing duplicated
+
+
+def test_a_sync_that_wrote_the_store_relinks_a_chunk_search_lost(tmp_path: Path) -> None:
+    kb = open_kb(tmp_path)
+    docs = kill_corpus(0)
+    kb.sync(docs)
+    kb.store._collection = LosesOne(kb.store._collection, "k05:001")
+    assert kb.sync(docs).chunks_relinked == 0  # nothing written, nothing checked
+    docs["k09"] = replace(docs["k09"], allowed_groups=("g3",))
+    report = kb.sync(docs)
+    assert report.chunks_relinked == 1 and "1 relinked" in str(report)
+    assert "k05:001" in [cid for cid, _ in kb.store.query(QUERY_VECTORS[0], k=200)]
 
 
 # --- (c) only what changed is embedded; broken documents are reported and retried --------------------------------

@@ -64,6 +64,43 @@ def test_short_names_and_length_mismatches_are_rejected(tmp_path: Path):
         VectorStore("unit", path=tmp_path).upsert(CHUNKS, vectors(2))
 
 
+class LosesOne:
+    """A Chroma collection whose search misses one live record until it is deleted and added again: the symptom
+    of chroma-core/chroma#7758, which real churn produces too rarely to test on."""
+
+    def __init__(self, collection: object, lost: str) -> None:
+        self._collection, self.lost = collection, lost
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._collection, name)
+
+    def delete(self, ids: list[str]) -> None:
+        if self.lost in ids:
+            self.lost = ""
+        self._collection.delete(ids=ids)
+
+    def query(self, **kwargs: object) -> dict:
+        result = self._collection.query(**kwargs)
+        for hits, distances in zip(result["ids"], result["distances"], strict=True):
+            if self.lost in hits:
+                at = hits.index(self.lost)
+                del hits[at], distances[at]
+        return result
+
+
+def test_a_chunk_that_search_cannot_find_is_written_again(tmp_path: Path):
+    store = VectorStore("unit", path=tmp_path)
+    twins = [chunk("delta", p) for p in range(12)]  # more copies of one vector than a check reads: not lost
+    store.upsert(CHUNKS + twins, np.vstack([vectors(len(CHUNKS)), np.repeat(vectors(1, 8) * -1, 12, axis=0)]))
+    assert store.relink_unfound() == []
+    store._collection = LosesOne(store._collection, "gamma:001")
+    assert "gamma:001" not in {cid for cid, _ in store.query(vectors(6)[5], 20)}
+    assert store.relink_unfound() == ["gamma:001"]
+    assert store.query(vectors(6)[5], 1)[0][0] == "gamma:001" and store.count() == 18
+    got = store._collection.get(ids=["gamma:001"], include=["documents", "metadatas"])
+    assert got["documents"] == ["text gamma 1"] and got["metadatas"][0]["allowed_groups"] == "g1"  # nothing lost
+
+
 def test_tied_chunks_come_back_in_chunk_id_order_whatever_the_insertion_order(tmp_path: Path):
     v = vectors(3)
     twins = [chunk("delta", p) for p in (2, 0, 1)]  # inserted out of order, all with the same vector
