@@ -4131,3 +4131,20 @@ def test_an_id_written_like_the_orders_tools_example_asks_the_records_and_the_co
     assert any(name == "track_orders" and args.get("order_id") == "BK-0193" for name, args, _ in observed)
     assert ("compute", {"expression": "240 / 10"}) in [(n, a) for n, a, _ in observed]
     assert "RB-40 boxes at $24 per unit" in decision.content
+
+
+def test_a_rating_scheme_the_question_names_meets_a_code_of_that_scheme():
+    block = Block("kettle.md", "Field kettle K-5 data sheet",
+                  "Capacity: 1.5 litres, enough for four mugs. Housing protection: IP54. Weight without water: 1.2 kg.")
+    chosen = select("splash-proof rating of the K-5 kettle, what IP rating does it have?", sentences_of([block]), 1)
+    assert chosen and "IP54" in chosen[0].sentence.text
+
+
+def test_what_the_asker_is_doing_before_a_comma_is_no_part_of_a_comparison():
+    question = analyse("driving out to a muddy riverside camp tomorrow, which stove burns longer, the S-20 or the "
+                       "S-30? how many hours does each run")
+    assert question.sides == ("S-20", "S-30")
+    assert not {"driv", "muddi", "riversid", "camp", "tomorrow"} & set(terms(question.subject))
+    # a topic before the comma, or a question that names nothing of its own, keeps what comes first
+    assert "second" in analyse("looking at the second half, which stove sold more?").text
+    assert "tills" in analyse("training on the new tills, who pays?").text

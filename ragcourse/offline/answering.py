@@ -187,7 +187,8 @@ def _sentences_of(blocks: tuple[Block, ...]) -> tuple[Sentence, ...]:
             inherited = {a for a in title_anchors if "-" in a} if opens_with_period(text) else title_anchors
             if not any(map(is_year, own - set(TARGET_YEAR.findall(text)))):  # "in the third quarter" of the title's year
                 inherited = inherited | set(filter(is_year, title_anchors))
-            own_terms = set(terms(text)) | initialisms(text) | ({CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
+            own_terms = set(terms(text)) | initialisms(text) | schemes(text) | (
+                {CAUSE_TERM} if GIVES_CAUSE.search(text) else set())
             # "- AG-115: certificate failed. Do not factory-reset the gateway.": the item's later sentences are about
             # its code too
             item = next((code for line, code in items if text in line and not text.startswith(code)), "")
@@ -207,6 +208,15 @@ def initialisms(text: str) -> set[str]:
     """The initials of the text's capitalised runs, so that "NPS" finds "the Net Promoter Score rose ..."."""
     return {"".join(w[0] for w in re.split(r"[\s-]+", m[0]) if w[0].isupper() and w.lower() not in STOPWORDS).lower()
             for m in _CAPITALISED_RUN.finditer(text)}
+
+
+#: A rating or size written as its scheme's letters and a number ("IP68", "DN50", "Pt100"): the letters name the scheme.
+_SCHEME_CODE = re.compile(r"\b([A-Za-z]{2,3})\d{2,4}\b")
+
+
+def schemes(text: str) -> set[str]:
+    """The schemes of the text's codes, so that "what IP rating" finds "Ingress protection: IP68"."""
+    return {m[1].lower() for m in _SCHEME_CODE.finditer(text)}
 
 
 def _spelt_out(question: str) -> dict[str, re.Pattern[str]]:

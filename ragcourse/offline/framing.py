@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from .text import WH_WORD, WH_WORDS, terms
+from .text import MONTHS, WH_WORD, WH_WORDS, terms
 
 #: The organisation the assistant serves, as its system prompt names it ("the research assistant of Lumora
 #: Instruments Ltd."): every internal document is about it, so its name singles no passage out.
@@ -189,10 +189,21 @@ _GOOD_ENOUGH = re.compile(r"(?<=[.?!])\s+(?:[\w$%-]+\s+){0,6}?(?:is|are|would be
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:,;.?]))\(?([1-9])[).]\s+")
 
 
+#: "heading out to a flooded cellar tomorrow, which pump, the P-20 or the P-40 ...?": what the asker is doing, set
+#: before a question that names its own things by a comma. It names nothing (no figure, code, name or period) and is
+#: not a topic ("looking at the second half, ...", "training on the new tills, who pays?").
+_DOING = re.compile(rf"^(?!(?:\w*thing|comparing|looking|regarding|concerning|considering|including|excluding|following|during|"
+                    rf"using|assuming|given|taking|counting|talking|speaking|according|thinking|based)\b)[A-Za-z]+ing\b"
+                    rf"(?:(?![^,?.!;:]*\b(?:quarter|half|year|month|{'|'.join(m[:3] for m in MONTHS)})[a-z]*\b)"
+                    rf"[a-z' -]){{2,80}},\s+(?=(?:{WH_WORD}|is|are|do|does|can|could|should|will|would)\b)")
+
+
 def unframed(question: str) -> str:
-    """The question without the words that open a message ("ok so", "ticket #4471:"), a customer's quoted report
-    before it unquoted ('"The kiln shows K-41." What does the code mean?')."""
+    """The question without the words that open a message ("ok so", "ticket #4471:", "driving over there later,"),
+    a customer's quoted report before it unquoted ('"The kiln shows K-41." What does the code mean?')."""
     text = OPENER.sub("", question) or question
+    doing = _DOING.match(text)
+    text = text[doing.end():] if doing and re.search(r"\d|\b[A-Z]", text[doing.end() + 1:]) else text
     return re.sub(r"^[\"“]([^\"”]+?[.!?])[\"”]\s+(?=\S)", r"\1 ", text)
 
 
