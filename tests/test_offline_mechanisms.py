@@ -4148,3 +4148,11 @@ def test_what_the_asker_is_doing_before_a_comma_is_no_part_of_a_comparison():
     # a topic before the comma, or a question that names nothing of its own, keeps what comes first
     assert "second" in analyse("looking at the second half, which stove sold more?").text
     assert "tills" in analyse("training on the new tills, who pays?").text
+
+
+def test_each_of_them_points_back_to_the_sides_and_a_name_after_it_is_what_is_asked():
+    question = analyse("how do Pell Street and Harbor Lane compare on delivery fees, and also what each of them "
+                       "charges per loaf for Rye Sourdough?")
+    assert question.sides == ("Pell Street", "Harbor Lane")
+    assert len(question.measures) == 2 and "deliveri" in terms(question.measures[0])
+    assert {"loaf", "rye", "sourdough"} <= set(terms(question.measures[1]))

@@ -656,6 +656,10 @@ def _is_name(phrase: str) -> bool:
     return bool(phrase) and all(w[:1].isupper() or anchors(w) for w in phrase.split())
 
 
+#: "each of them", "both of them": the sides named before, pointed back to.
+_BACK_TO_SIDES = re.compile(r"\b(?:each|both|either|all)\s+of\s+(?:them|the two|those)\b", re.I)
+
+
 def _named_sides(clause: str) -> list[str]:
     """Two or more product codes, proper names or offered alternatives compared in a clause."""
     offered = _alternatives(clause)
@@ -671,7 +675,9 @@ def _named_sides(clause: str) -> list[str]:
     if len(set(codes)) >= 2:
         return list(dict.fromkeys(codes))
     first = clause.split()[0] if clause.split() else ""
-    names = [n for n in _NAME.findall(clause) if n != first and n.lower() not in STOPWORDS | CUE_WORDS
+    # "A and B ..., and what each of them pays for C?": a name after the sides are pointed back to is what is asked
+    named = clause[:back.start()] if (back := _BACK_TO_SIDES.search(clause)) else clause
+    names = [n for n in _NAME.findall(named) if n != first and n.lower() not in STOPWORDS | CUE_WORDS
              and not find_periods(n)]
     if len(set(names)) >= 2:
         return list(dict.fromkeys(names))
@@ -853,6 +859,9 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     text = text[label.end():] if label and find_periods(label[0]) and not _ASKING.search(label[0]) else text
     asks: list[str] = []
     split = _ASK_SPLIT.split(text.strip(" ?"))
+    for i in range(len(split) - 1, 0, -1):  # "how do A and B compare on X, and ...": the sides' "and" splits no ask
+        if any(split[i - 1].endswith(side) for side in sides) and any(split[i].startswith(side) for side in sides):
+            split[i - 1:i + 1] = [f"{split[i - 1]} and {split[i]}"]
     causal = bool(_CAUSE.search(text) or _ACCOUNTS_FOR_CHANGE.search(text))
     for i, a in enumerate(split):
         ask = _NOT_A_MEASURE.sub(" ", re.sub(r"^(?:and|also|plus)\s+", "", a.strip(" ,"), flags=re.I))
@@ -861,8 +870,10 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
             # is written (written last, it is how every figure is: "A and B changed ..., in dollars and in percent")
         elif ask.strip(" ,") and not (causal and _breakdown(ask, sides)):  # (each driver's share is the reasons)
             asks.append(ask)
-    # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure)
-    found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(r"per-(?!diem$)[a-z]+", w.lower())),
+    # ("... and the average per month?": "per-month" is how the same measure is counted, not a measure; "per
+    # gateway" says what it is the price of)
+    found = [(" ".join(w for w in _subject(ask, sides).split() if not re.fullmatch(
+              r"per-(?:day|week|month|quarter|year|annum|hour)", w.lower())),
               _operation(ask, sides, False), ask) for ask in asks]
     found = [f for f in found if f[0] or not _COMPARISON.search(f[2])]  # ("A vs B: what is ...": a label)
     # "the 2023 policy vs the 2024 one: the X, and what Y?": the sides (things of one kind) set apart as a label, then
@@ -879,7 +890,8 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
-    if any(_ANSWER_REFERENCE.search(ask) or _SAME_FIGURE_FORM.match(ask) for _, _, ask in found[1:]) or any(
+    if any(_ANSWER_REFERENCE.search(_BACK_TO_SIDES.sub(" ", ask)) or _SAME_FIGURE_FORM.match(ask)  # ("each of them"
+           for _, _, ask in found[1:]) or any(  # points back to the sides, not to an answer)
             len(_alternatives(ask)) >= 2 for _, _, ask in found):
         return (), ()
     return measures, operations if len(set(operations)) > 1 else ()
