@@ -4156,3 +4156,16 @@ def test_each_of_them_points_back_to_the_sides_and_a_name_after_it_is_what_is_as
     assert question.sides == ("Pell Street", "Harbor Lane")
     assert len(question.measures) == 2 and "deliveri" in terms(question.measures[0])
     assert {"loaf", "rye", "sourdough"} <= set(terms(question.measures[1]))
+
+
+def test_how_many_of_a_stated_whole_are_not_in_a_part_is_the_whole_less_the_part():
+    question = "how many of the 40 lockers at the climbing gym are NOT part of the monthly rota?"
+
+    def searched(query: str) -> str:
+        return ("[G1] Climbing gym house rules — Lockers\nThe gym has 40 lockers next to the changing rooms. "
+                "Since March, 32 lockers are assigned by a monthly rota among members who sign up at the desk. "
+                "The rest are day lockers.")
+
+    observed, decision = _run_with_calculator(question, searched)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["40 - 32"]
+    assert "8 of the 40 lockers are not part of the monthly rota" in decision.content

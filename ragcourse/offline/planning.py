@@ -106,6 +106,14 @@ from .text import (
 )
 from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, record_ids, text_arguments
 
+#: "how many of the 180 parking spaces are NOT part of the lottery": a stated whole, the things it counts, and the part
+#: that is left out.
+_NOT_AMONG = re.compile(r"\bhow many of (?:the|our|its|their|those|these)?\s*(?P<whole>\d[\d,]*)\s+(?:[a-z-]+\s+){0,2}?"
+                        r"(?P<thing>[a-z-]+s)\b[^?]*?\b(?:are|were|is|was)\s*(?:not|n't)\s+(?P<rest>[^?,;]+)", re.I)
+#: A count before the things it counts: "130 spaces", "12 spaces with chargers".
+_COUNTED_NOUN = re.compile(r"\b(\d[\d,]*)\s+(?:[a-z-]+\s+)?([a-z-]+s)\b", re.I)
+
+
 _NAME_BEFORE_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+([a-z][\w-]+)(?:\s+([a-z][\w-]+))?")
 #   (the noun may follow one word of its own: "the Rotterdam sales office" names an office)
 #: A name with a noun phrase in apposition: "FlowTech Europe 2024, the trade fair for ..." names a trade fair.
@@ -982,6 +990,20 @@ class Policy:
                 current = [line] if re.match(r"\s*[-*•]\s", line) else []
         return tuple(items)
 
+    def remainder_expression(self) -> str | None:
+        """For "how many of the 40 lockers are not part of the rota?": the stated whole less the count a quoted
+        sentence gives the part named ("32 lockers are assigned by the rota"): "40 - 32"."""
+        asked = _NOT_AMONG.search(self.question_text)
+        if not asked:
+            return None
+        whole, noun = number_value(asked["whole"]), stem(asked["thing"].lower())
+        rest = set(terms(asked["rest"])) - {"part"}
+        for sentence in sentences_of(self._passage_blocks):
+            for m in _COUNTED_NOUN.finditer(sentence.text):
+                if stem(m[2].lower()) == noun and rest & sentence.terms and 0 < number_value(m[1]) < whole:
+                    return f"{plain_number(whole)} - {plain_number(number_value(m[1]))}"
+        return None
+
     def listed_total(self) -> str | None:
         """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
         if not self.q.total:
@@ -1392,7 +1414,7 @@ class Policy:
                 held = records.expression if records and records.kind == "against" else None
                 expression = held or changed or (records.expression if records else None) or (
                     self.share_expression() if q.operation == "share" else self.portion[2] if self.portion
-                    else self.rate_expression() or self.listed_total())
+                    else self.rate_expression() or self.listed_total() or self.remainder_expression())
             counting = self.counting_search() if calculator and search and not expression else ""
             planned += [(search, text_arguments(search, counting))] if counting else []
             planned += [(calculator, text_arguments(calculator, self.term_expression))] if self.term_expression else []
@@ -1756,6 +1778,10 @@ class Policy:
             return f"{self.q.sides[0]} averaged {first.unit[:1]}{value}{first.unit[1:]} a month ({call.result.strip()})."
         if call.text in self.share_expressions().values() and calculation_result(call.result or ""):
             return self._share_line(call)
+        asked = _NOT_AMONG.search(self.question_text)
+        if asked and call.text == self.remainder_expression() and calculation_result(call.result or ""):
+            left = _grouped(_rounded(calculation_result(call.result or ""), 1))  # "50 of the 180 spaces are not ..."
+            return f"{left} of the {asked['whole']} {asked['thing']} are not {asked['rest'].strip()} ({call.result.strip()})."
         converted = next((x for quantities in measured.values() for x in quantities.values()
                           if isinstance(x, ConvertedQuantity) and x.conversion == call.text), None)
         if converted and calculation_result(call.result or ""):  # "€3,990 at the EUR/USD rate of 31 Dec 2024 ..."
