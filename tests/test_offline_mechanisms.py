@@ -4169,3 +4169,18 @@ def test_how_many_of_a_stated_whole_are_not_in_a_part_is_the_whole_less_the_part
     observed, decision = _run_with_calculator(question, searched)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["40 - 32"]
     assert "8 of the 40 lockers are not part of the monthly rota" in decision.content
+
+
+def test_a_second_share_asked_of_a_part_is_worked_out_with_its_own_part_and_whole():
+    question = ("For the council report: what share of the town's water did the brewery use in 2023, and what "
+                "fraction of the brewery's own use did its rainwater tank cover?")
+
+    def searched(query: str) -> str:
+        return ("[W1] Town water report 2023 — Large users\nThe town used about 50,000 m3 of water in 2023, of which "
+                "the brewery accounted for about 8,000 m3. The rainwater tank on the brewery's roof collected about "
+                "1,200 m3, which the brewery used for cleaning.")
+
+    observed, decision = _run_with_calculator(question, searched)
+    worked = [args["expression"] for name, args, _ in observed if name == "compute"]
+    assert worked == ["8000 / 50000 * 100", "1200 / 8000 * 100"]
+    assert "16%" in decision.content and "15%" in decision.content

@@ -87,6 +87,7 @@ from .questions import (
     from_to,
     key_phrase,
     months_of,
+    share_asked,
 )
 from .text import (
     MONTHS,
@@ -820,6 +821,15 @@ class Policy:
                  for i in range(len(matches))]
         return _part_of_whole(found, wanted) if len({unit_of(f[2][f[1]][0]) for f in found}) == 1 else None
 
+    def later_shares(self) -> list[str]:
+        """For "what share of X did A use, and what fraction of A's use did B cover?": each later ask's own share, its
+        part and whole named by that ask ("820 / 6600 * 100"), once the first share is worked out."""
+        if self.q.operation != "share" or self.q.sides or len(self.q.parts) < 2:
+            return []
+        found = [(s.text, m) for s in self._quoted_sentences(3) for m in self._amounts_in_period(s.text)]
+        shares = [_named_share(found, *pair) for part in self.q.parts[1:] if (pair := share_asked(asked_clause(self.q.text, part)))]
+        return [e for e in dict.fromkeys(shares) if e and e != self.share_expression()]
+
     def rate_expression(self) -> str | None:
         """For "what would all 420 gateways bring in?": the count the question states times the rate a quoted
         sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650". A count of what the question
@@ -1422,7 +1432,9 @@ class Policy:
             # then the rate per crate times it
             rated = self.rate_expression() if calculator and expression and self._rate_product \
                 and self._rate_product[3].startswith("the records list") else None
-            return planned + [(calculator, text_arguments(calculator, e)) for e in dict.fromkeys([expression, rated]) if e]
+            later = self.later_shares() if calculator and expression else []
+            return planned + [(calculator, text_arguments(calculator, e)) for e in dict.fromkeys([expression, rated, *later])
+                              if e]
         done = {c.key for c in self.calls}
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined

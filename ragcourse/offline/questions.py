@@ -305,6 +305,12 @@ def _contract_clause(subject: str) -> str:
                  if not set(terms(aspect)) & words), "")
 
 
+def share_asked(clause: str) -> tuple[str, str] | tuple[()]:
+    """The part and the whole of the share one ask of a question asks for ("what fraction of A's use did B cover?"),
+    else nothing."""
+    return _share_of(clause) if OPERATIONS["share"].search(clause) else ()
+
+
 def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF, context: str = "") -> tuple[str, str] | tuple[()]:
     """(part, whole) of a share question, each as search words; a parenthesis explains, it does not name; a part
     that is only "it" ("solar roof - what % of the plant's power did it cover?") is what the statement before names."""
