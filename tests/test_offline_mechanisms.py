@@ -4184,3 +4184,10 @@ def test_a_second_share_asked_of_a_part_is_worked_out_with_its_own_part_and_whol
     worked = [args["expression"] for name, args, _ in observed if name == "compute"]
     assert worked == ["8000 / 50000 * 100", "1200 / 8000 * 100"]
     assert "16%" in decision.content and "15%" in decision.content
+
+
+def test_a_share_a_thing_would_use_up_of_a_year_end_amount_names_its_part_and_whole():
+    question = analyse("Boiler plan: what fraction of the school's end-2019 savings would the new boiler use up?")
+    assert question.operation == "share" and question.share_of[0] == "new boiler"
+    assert set(terms("savings 2019")) <= set(terms(question.share_of[1]))
+    assert anchors("our end-2019 savings") == {"2019"}  # the year, not a code: "ended 2019 with $3M" agrees

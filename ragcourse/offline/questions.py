@@ -265,7 +265,8 @@ _CHANGE_AS_SHARE = re.compile(r"\b(?:drop|fall|decline|decrease|increase|rise|gr
 #: "of all <whole>, what percentage <part>", "<part> as a share of <whole>".
 _SHARE_OF = (
     re.compile(r"(?:\b(?:share|proportion|fraction|portion|percentage|percent|part)|(?<=\s)%)\s+of\s+(?P<whole>[^?;,]+?)\s+"
-               r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do|has|have|had)\s+(?P<part>[^?;,]+)", re.I),
+               r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do|has|have|had|would|will|could|might)\s+"
+               r"(?P<part>[^?;,]+)", re.I),  # ("what fraction of our cash would the price use up")
     re.compile(r"^\s*of\s+(?:all\s+)?(?P<whole>[^,]+),\s*(?:what|which|how much)\s+(?:share|proportion|fraction|"
                r"percentage|percent|part)\s+(?P<part>[^?;]+)", re.I),
     re.compile(r"(?P<part>[^,?;]+?)\s+as an?\s+(?:percentage|percent|share|fraction|proportion)\s+of\s+"

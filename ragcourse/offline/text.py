@@ -119,6 +119,7 @@ def normalise_periods(text: str) -> str:
     earlier one, "the second quarter of 2024 to the third", included)."""
     text = _ELIDED_QUARTER.sub(lambda m: f"{m[1]}{m[3]} quarter of {m[2]}", text)
     text = re.sub(r"\b([qQ][1-4])\s*(?:->|→|=>)\s*(?=[qQ][1-4]\b)", r"\1 to ", text)  # "q2->q3 2024"
+    text = re.sub(rf"\b(end|mid|start|early|late)-({_YEAR})\b", r"\1 \2", text, flags=re.I)  # "end-2023 cash": a year
     for pattern, parts in _QUARTER_PATTERNS:
         text = pattern.sub(lambda m, parts=parts: _quarter_text(*parts(m)), text)
     return text
