@@ -4191,3 +4191,10 @@ def test_a_share_a_thing_would_use_up_of_a_year_end_amount_names_its_part_and_wh
     assert question.operation == "share" and question.share_of[0] == "new boiler"
     assert set(terms("savings 2019")) <= set(terms(question.share_of[1]))
     assert anchors("our end-2019 savings") == {"2019"}  # the year, not a code: "ended 2019 with $3M" agrees
+
+
+def test_a_later_ask_of_nothing_but_its_verb_is_about_the_thing_the_first_ask_found():
+    question = analyse("During the K-9 oven fault in February the display showed a warning code — what does that code "
+                       "mean according to the service guide, and what are you normally supposed to check?")
+    assert [r.split(" K-9")[0] for r in question.referring] == ["normally supposed check"]  # searched with what the
+    # first ask finds (the code's meaning), not on its own words

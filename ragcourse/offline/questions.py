@@ -1388,6 +1388,12 @@ _WHO_NOUNS = frozenset(map(stem, word_set("customer client company account perso
 _IDENTIFIES = re.compile(r"^\s*(?:which|who|what)\b[^,;]*\b(?:was|is|were|are) (?:it|that|this|they)\s*$", re.I)
 
 
+#: An ask of nothing but its verb: "and what are you supposed to check?", "what should I do next?".
+_BARE_ASK = re.compile(r"(?:and\s+)?(?:what|how)\s+(?:are|is|do|does|should|must|can)\s+(?:you|we|I|one)\s+(?:normally\s+|usually\s+|"
+                       r"then\s+)?(?:supposed\s+to\s+|meant\s+to\s+|expected\s+to\s+)?(?:check|do|try|look at|test)"
+                       r"(?:\s+(?:first|next|then))?", re.I)
+
+
 def _points_back(clause: str, earlier: str) -> bool:
     """Whether the clause points back to an earlier answer: "its address", or "that code" when an earlier clause
     asked for a code."""
@@ -1395,7 +1401,8 @@ def _points_back(clause: str, earlier: str) -> bool:
     asked_who = re.match(r"\s*who\b", earlier, re.I) and named & _WHO_NOUNS  # "Who placed ...? ... that customer's"
     # "Which code was it, and what does the manual say to check first?": a part that names nothing of its own is
     # about the thing the first part identified
-    identified = _IDENTIFIES.search(earlier) and not _STATEMENT_NAMES.search(f"x {clause}") and not anchors(clause)
+    identified = (_IDENTIFIES.search(earlier) or _BARE_ASK.fullmatch(clause.strip(" ?,"))) and not _STATEMENT_NAMES.search(
+        f"x {clause}") and not anchors(clause)  # ("..., and what are you normally supposed to check?": nor this one)
     # ("the deal the CEO flagged - who owns that account?": a demonstrative after a thing named on its own points
     # back to that thing)
     pointing = {stem(m[1].lower()) for m in re.finditer(r"\b(?:that|this|those|these)\s+([a-z]+)", clause, re.I)
