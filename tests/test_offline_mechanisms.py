@@ -4198,3 +4198,16 @@ def test_a_later_ask_of_nothing_but_its_verb_is_about_the_thing_the_first_ask_fo
                        "mean according to the service guide, and what are you normally supposed to check?")
     assert [r.split(" K-9")[0] for r in question.referring] == ["normally supposed check"]  # searched with what the
     # first ask finds (the code's meaning), not on its own words
+
+
+def test_a_delay_the_question_sets_is_charged_at_a_rate_written_week_first_with_its_ceiling():
+    question = ("Had Bloom Florists' order BK-0402 arrived ten days after the promised date, what penalty could they "
+                "claim under their supply contract, and what is the ceiling for that order?")
+    records = ("- BK-0402 · Bloom Florists · placed 2024-05-12 · 10 × RB-40 · $1,200.00 · order status: delivered\n"
+               "  shipment by Petal Express, shipped 2024-05-14: delivered on 2024-05-16")
+    passage = ("[C1] Supply contract — Bloom Florists\nFor each week or part of a week by which a delivery is late, the "
+               "supplier pays 3% of the value of the affected order, up to a maximum of 15% of that order's value.")
+    observed, decision = _orders_run(question, records, passage, calculator=True)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["1200 * 6 / 100"]
+    assert decision.content.startswith("With the delay asked about: BK-0402 (10 days late: 2 weeks at 3% of $1,200 = "
+                                       "$72; at most 15%, $180) [C1].")

@@ -223,6 +223,7 @@ class Records:
     expression: str  # for the calculator: "420 + 504 + 420", "850 - 464", "1344 / 2100 * 100"
     listed: str      # the sum as written: "1,344 × PX-7", "$2,204,990"
     other: str = ""  # the stated count or the documents' figure, as written: "850", "2,100", "$9.3M"
+    # (for penalties, "asked" when the delay is the one the question sets, not the records' own)
     source: Sentence | None = None  # the sentence that gives the documents' figure
 
     def line(self, result: str, calculation: str) -> str:
@@ -234,7 +235,8 @@ class Records:
             return f"The listed records come to {self.listed}, {result}% of {self.other}{cited} ({calculation})."
         if self.kind == "penalty":  # "ORD-7 (3 days late: 1 week at 2% of $8,700 = $174); ... come to $406"
             cited = f" [{self.source.label}]" if self.source else ""
-            return f"Delivered late: {self.listed}{cited}. The penalties come to ${result} ({calculation})."
+            late = "With the delay asked about" if self.other == "asked" else "Delivered late"  # ("had it come 10 days late")
+            return f"{late}: {self.listed}{cited}. The penalties come to ${result} ({calculation})."
         if self.kind == "per unit":
             return f"{self.listed} comes to ${result} per {self.other} ({calculation})."
         if self.kind == "against":  # "$801,540 for 183 × LX-200, per unit against $5,459 [list.md]: -19.8%"
@@ -281,6 +283,8 @@ _PLACED = re.compile(r"\bplaced (\d{4}-\d{2}-\d{2})\b")
 _DELIVERED = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2})\b")
 #: "delivered on 2024-07-02 (expected 2024-06-29: 3 days late)": a record of a late delivery.
 _LATE = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2}) \(expected (\d{4}-\d{2}-\d{2})")
+#: "had it been delivered ten days after the promised date", "if it shows up 8 days late": a delay the question sets.
+_STATED_DELAY = re.compile(rf"\b(\d+|{COUNT_WORD})\s+(day|week)s?\s+(?:late|overdue|behind|after\b|past\b)", re.I)
 #: "what penalty would we owe for the late deliveries?": a sum a late-delivery clause sets.
 _ASKS_PENALTY = re.compile(r"\b(?:penalt(?:y|ies)|liquidated damages|damages|deduct\w*|owe\w*|exposure)\b", re.I)
 #: "would they be entitled to damages", "are we owed a penalty": whether a sum is due, not what a clause says.
@@ -290,6 +294,21 @@ _ASKS_LATE = re.compile(r"\blate\b|\bdelay\w*|\bafter (?:the |their |its )?(?:pr
 #: whether a part of a week counts as a week.
 _PENALTY_RATE = re.compile(r"(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|amount)\b[^.]*?\b(?:each|every|per)\s+"
                            r"(full\s+)?week(\s+or\s+(?:any\s+)?part\s+(?:of\s+)?(?:a\s+)?week)?", re.I)
+#: The same with the week first: "for each week or part of a week by which a delivery is late, ... 2% of the value".
+_WEEK_FIRST_RATE = re.compile(r"\b(?:each|every|per)\s+(full\s+)?week(\s+or\s+(?:any\s+)?part\s+(?:of\s+)?(?:a\s+)?week)?"
+                              r"[^.]*?(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|amount)\b", re.I)
+
+
+def _weekly_rate(text: str) -> tuple[float, bool, bool, int] | None:
+    """The percent per week a late-delivery clause sets, whether only full weeks count, whether a part of a week
+    counts as one, and where the rate ends (its cap follows); ``None`` when the text sets none."""
+    m = _PENALTY_RATE.search(text)
+    if m:
+        return float(m[1]), bool(m[2]), bool(m[3]), m.end()
+    m = _WEEK_FIRST_RATE.search(text)
+    return (float(m[3]), bool(m[1]), bool(m[2]), m.end()) if m else None
+
+
 _PENALTY_CAP = re.compile(r"\b(?:maximum|max\.?|capped\s+at|cap\s+of|not\s+(?:to\s+)?exceed\w*|up\s+to)\s+(?:of\s+)?"
                           r"(\d+(?:\.\d+)?)%", re.I)
 #: The id a listed record opens with: "- ORD-24861 · Sable Rail · placed ...".
@@ -1078,26 +1097,32 @@ class Policy:
         """For "which deliveries came late, and what penalty would that mean?": each listed late delivery's penalty
         under the rate a searched clause sets (a part of a week counted as a week where the clause says so, and no
         more than its cap), and their sum; ``None`` when no clause sets a weekly rate or nothing came late."""
-        clause = next(((s, m) for s in self._passage_sentences if (m := _PENALTY_RATE.search(s.text))), None)
+        clause = next(((s, m) for s in self._passage_sentences if (m := _weekly_rate(s.text))), None)
         if not clause:
             return None
-        sentence, rate = clause
-        cap = _PENALTY_CAP.search(sentence.text[rate.end():])
+        sentence, (per_week, full_only, part_counts, end) = clause
+        cap = _PENALTY_CAP.search(sentence.text[end:])
+        stated = _STATED_DELAY.search(self.question_text)  # "had it come ten days late": that delay, for every record
         terms, lines = [], []
         for item in items:
             late, amount, order = _LATE.search(item), _LISTED_AMOUNT.search(item), _RECORD_ID.match(item)
-            if not (late and amount and order):
+            if not ((late or stated) and amount and order):
                 continue
-            days = (date.fromisoformat(late[1]) - date.fromisoformat(late[2])).days
-            weeks = -(-days // 7) if rate[3] or not rate[2] else days // 7  # (only full weeks when it says so)
-            percent = min(float(rate[1]) * weeks, float(cap[1]) if cap else float("inf"))
+            if stated:
+                days = (int(stated[1]) if stated[1].isdigit() else number_word(stated[1])) * (7 if stated[2].lower() == "week" else 1)
+            else:
+                days = (date.fromisoformat(late[1]) - date.fromisoformat(late[2])).days
+            weeks = -(-days // 7) if part_counts or not full_only else days // 7  # (only full weeks when it says so)
+            percent = min(per_week * weeks, float(cap[1]) if cap else float("inf"))
             if percent <= 0:
                 continue
             value = number_value(amount[1])
             terms.append(f"{plain_number(value)} * {plain_number(percent)} / 100")
+            capped = f"; at most {plain_number(float(cap[1]))}%, ${value * float(cap[1]) / 100:,.0f}" if cap and re.search(
+                r"\b(?:ceiling|cap|capped|maximum|max|at most|limit|exposure)\b", self.question_text, re.I) else ""
             lines.append(f"{order[1]} ({days} day{'s' if days != 1 else ''} late: {weeks} week{'s' if weeks != 1 else ''}"
-                         f" at {plain_number(float(rate[1]))}% of ${value:,.0f} = ${value * percent / 100:,.0f})")
-        return Records("penalty", " + ".join(terms), "; ".join(lines), source=sentence) if terms else None
+                         f" at {plain_number(per_week)}% of ${value:,.0f} = ${value * percent / 100:,.0f}{capped})")
+        return Records("penalty", " + ".join(terms), "; ".join(lines), "asked" if stated else "", sentence) if terms else None
 
     def _by_stated_amount(self, items: list[str]) -> list[str]:
         """"A $1.3M LX-200 order ... what unit price did they pay on that order?": of several listed records, the one
