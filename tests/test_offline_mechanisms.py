@@ -23,7 +23,7 @@ from ragcourse.offline.observations import find_quantity
 from ragcourse.offline.planning import decide
 from ragcourse.offline.questions import analyse
 from ragcourse.offline.text import anchors, find_periods, terms
-from ragcourse.offline.toolbox import classify, order_arguments
+from ragcourse.offline.toolbox import classify, customer_name, order_arguments
 
 SEARCH = {"type": "function", "function": {
     "name": "find_docs", "description": "Search the internal documents of the company.",
@@ -4211,3 +4211,17 @@ def test_a_delay_the_question_sets_is_charged_at_a_rate_written_week_first_with_
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["1200 * 6 / 100"]
     assert decision.content.startswith("With the delay asked about: BK-0402 (10 days late: 2 weeks at 3% of $1,200 = "
                                        "$72; at most 15%, $180) [C1].")
+
+
+def test_a_delay_in_weeks_and_days_counts_its_begun_week_and_a_label_opening_the_question_is_no_customer():
+    question = ("Worst case planning: a $40,000 refit for the ferry company finishes 2 weeks and 3 days late. What "
+                "penalty would we owe under their contract?")
+    assert customer_name(question) != "Worst"
+
+    def searched(query: str) -> str:
+        return ("[F1] Refit contract — Harbour Ferries\nFor each week or part of a week by which a refit is late, the "
+                "yard pays 1.5% of the value of the refit, up to a maximum of 10% of that value.")
+
+    observed, decision = _run_with_calculator(question, searched)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3 * 1.5 / 100 * 40000"]
+    assert decision.content.startswith("17 days is 3 weeks or part of a week")

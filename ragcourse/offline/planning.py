@@ -284,7 +284,7 @@ _DELIVERED = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2})\b")
 #: "delivered on 2024-07-02 (expected 2024-06-29: 3 days late)": a record of a late delivery.
 _LATE = re.compile(r"\bdelivered on (\d{4}-\d{2}-\d{2}) \(expected (\d{4}-\d{2}-\d{2})")
 #: "had it been delivered ten days after the promised date", "if it shows up 8 days late": a delay the question sets.
-_STATED_DELAY = re.compile(rf"\b(\d+|{COUNT_WORD})\s+(day|week)s?\s+(?:late|overdue|behind|after\b|past\b)", re.I)
+_STATED_DELAY = re.compile(rf"\b(\d+(?:\.\d+)?|{COUNT_WORD})\s+(day|week)s?\s+(?:late|overdue|behind|after\b|past\b)", re.I)
 #: "what penalty would we owe for the late deliveries?": a sum a late-delivery clause sets.
 _ASKS_PENALTY = re.compile(r"\b(?:penalt(?:y|ies)|liquidated damages|damages|deduct\w*|owe\w*|exposure)\b", re.I)
 #: "would they be entitled to damages", "are we owed a penalty": whether a sum is due, not what a clause says.
@@ -297,6 +297,13 @@ _PENALTY_RATE = re.compile(r"(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|a
 #: The same with the week first: "for each week or part of a week by which a delivery is late, ... 2% of the value".
 _WEEK_FIRST_RATE = re.compile(r"\b(?:each|every|per)\s+(full\s+)?week(\s+or\s+(?:any\s+)?part\s+(?:of\s+)?(?:a\s+)?week)?"
                               r"[^.]*?(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|amount)\b", re.I)
+
+
+def _in_days(text: str) -> str:
+    """A delay written in weeks and days, or in weeks and a half, in days: "3 weeks and 2 days" -> "23 days",
+    "3 and a half weeks" -> "24.5 days" (so a rate per week counts its full or begun weeks)."""
+    text = re.sub(r"\b(\d+)\s+weeks?\s+and\s+(\d+)\s+days?\b", lambda m: f"{7 * int(m[1]) + int(m[2])} days", text, flags=re.I)
+    return re.sub(r"\b(\d+)\s+and\s+a\s+half\s+weeks?\b", lambda m: f"{7 * int(m[1]) + 3.5:g} days", text, flags=re.I)
 
 
 def _weekly_rate(text: str) -> tuple[float, bool, bool, int] | None:
@@ -921,7 +928,8 @@ class Policy:
     def _rate_in(self, sentences: list[Sentence]) -> tuple[str, str, str, str] | None:
         """The first rate of ``sentences`` per a thing the question counts, with that count (see ``_rate_product``)."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
-        counted = re.sub(r"(\d)\s+(?:full|whole|complete|entire)\s+", r"\1 ", self._spoken_text)  # ("3 full weeks")
+        counted = _in_days(re.sub(r"(\d)\s+(?:full|whole|complete|entire)\s+", r"\1 ", self._spoken_text))  # ("3 full
+        # weeks"; "3 weeks and 2 days" is 23 days)
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(counted)  # (or the scene before it:
                   # "A $40,000 refit finished 3 weeks late. What can they charge?")
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every or self._listed_counts
@@ -1102,17 +1110,18 @@ class Policy:
             return None
         sentence, (per_week, full_only, part_counts, end) = clause
         cap = _PENALTY_CAP.search(sentence.text[end:])
-        stated = _STATED_DELAY.search(self.question_text)  # "had it come ten days late": that delay, for every record
+        stated = _STATED_DELAY.search(_in_days(self._spoken_text))  # "had ORD-7 come ten days late": that delay, for
+        # the records the question names by id (a "$500,000 order" it supposes is none of the listed ones)
         terms, lines = [], []
         for item in items:
             late, amount, order = _LATE.search(item), _LISTED_AMOUNT.search(item), _RECORD_ID.match(item)
-            if not ((late or stated) and amount and order):
+            if not ((late or stated and order and order[1] in self.question_text) and amount and order):
                 continue
             if stated:
-                days = (int(stated[1]) if stated[1].isdigit() else number_word(stated[1])) * (7 if stated[2].lower() == "week" else 1)
+                days = (number_word(stated[1]) or number_value(stated[1])) * (7 if stated[2].lower() == "week" else 1)
             else:
                 days = (date.fromisoformat(late[1]) - date.fromisoformat(late[2])).days
-            weeks = -(-days // 7) if part_counts or not full_only else days // 7  # (only full weeks when it says so)
+            weeks = int(-(-days // 7) if part_counts or not full_only else days // 7)  # (only full weeks when it says so)
             percent = min(per_week * weeks, float(cap[1]) if cap else float("inf"))
             if percent <= 0:
                 continue
