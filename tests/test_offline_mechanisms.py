@@ -1220,7 +1220,9 @@ def test_a_capitalised_word_that_named_no_customer_is_dropped_from_the_records_c
         "name": "parcel_lookup", "description": "Look up parcels of the shipping firm and where they are.",
         "parameters": {"type": "object", "properties": {
             "client": {"type": "string", "description": "The client's name."}}, "required": []}}}
-    question = "Weekly review before my calls: which parcels of my clients are still on the way?"
+    labelled = "Weekly review before my calls: which parcels of my clients are still on the way?"
+    assert ("parcel_lookup", {}) in decide(conversation(labelled, []), [tool, SEARCH]).tool_calls  # (a label's word)
+    question = "Weekly, before my calls, which parcels of my clients are still on the way?"
     first = decide(conversation(question, []), [tool, SEARCH]).tool_calls
     assert ("parcel_lookup", {"client": "Weekly"}) in first
     observed = [(name, args, "No parcels matching client 'Weekly'." if name == "parcel_lookup" else "[x.md] X\nNothing.")
