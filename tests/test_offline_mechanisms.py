@@ -4227,3 +4227,15 @@ def test_a_delay_in_weeks_and_days_counts_its_begun_week_and_a_label_opening_the
     observed, decision = _run_with_calculator(question, searched)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3 * 1.5 / 100 * 40000"]
     assert decision.content.startswith("17 days is 3 weeks or part of a week")
+
+
+def test_a_delay_of_weeks_and_a_half_in_words_counts_only_full_weeks_where_the_rate_says_so():
+    question = "Say a $60,000 refit for the ferry company finishes three and a half weeks late. How much do we pay them?"
+
+    def searched(query: str) -> str:
+        return ("[F2] Refit contract — Harbour Ferries\nIf a refit is late through the yard's fault, the yard pays 0.5% "
+                "of the value of the refit for each full week of delay, limited to 5% of that value.")
+
+    observed, decision = _run_with_calculator(question, searched)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3 * 0.5 / 100 * 60000"]
+    assert decision.content.startswith("24.5 days is 3 full weeks")

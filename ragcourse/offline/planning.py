@@ -302,8 +302,13 @@ _WEEK_FIRST_RATE = re.compile(r"\b(?:each|every|per)\s+(full\s+)?week(\s+or\s+(?
 def _in_days(text: str) -> str:
     """A delay written in weeks and days, or in weeks and a half, in days: "3 weeks and 2 days" -> "23 days",
     "3 and a half weeks" -> "24.5 days" (so a rate per week counts its full or begun weeks)."""
-    text = re.sub(r"\b(\d+)\s+weeks?\s+and\s+(\d+)\s+days?\b", lambda m: f"{7 * int(m[1]) + int(m[2])} days", text, flags=re.I)
-    return re.sub(r"\b(\d+)\s+and\s+a\s+half\s+weeks?\b", lambda m: f"{7 * int(m[1]) + 3.5:g} days", text, flags=re.I)
+    def count(word: str) -> int:
+        return int(word) if word.isdigit() else number_word(word)
+
+    text = re.sub(rf"\b(\d+|{COUNT_WORD})\s+weeks?\s+and\s+(\d+|{COUNT_WORD})\s+days?\b",
+                  lambda m: f"{7 * count(m[1]) + count(m[2])} days", text, flags=re.I)
+    return re.sub(rf"\b(\d+|{COUNT_WORD})\s+and\s+a\s+half\s+weeks?\b", lambda m: f"{7 * count(m[1]) + 3.5:g} days",
+                  text, flags=re.I)
 
 
 def _weekly_rate(text: str) -> tuple[float, bool, bool, int] | None:
@@ -1978,7 +1983,7 @@ _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
-_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*|{COUNT_WORD})\s+([a-z][a-z-]+)", re.I)
+_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([a-z][a-z-]+)", re.I)
 #: "For each week of delay, the yard pays 2% of the value": the thing counted first, then its rate.
 _FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|complete|calendar)\s+)?([a-z][a-z-]+)\b[^.;\d]*?"
                        r"([$€£]?\d[\d,]*(?:\.\d+)?%?)", re.I)
