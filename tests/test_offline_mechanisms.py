@@ -4215,27 +4215,18 @@ def test_a_delay_the_question_sets_is_charged_at_a_rate_written_week_first_with_
                                        "$72; at most 15%, $180) [C1].")
 
 
-def test_a_delay_in_weeks_and_days_counts_its_begun_week_and_a_label_opening_the_question_is_no_customer():
-    question = ("Worst case planning: a $40,000 refit for the ferry company finishes 2 weeks and 3 days late. What "
-                "penalty would we owe under their contract?")
-    assert customer_name(question) != "Worst"
-
-    def searched(query: str) -> str:
-        return ("[F1] Refit contract — Harbour Ferries\nFor each week or part of a week by which a refit is late, the "
-                "yard pays 1.5% of the value of the refit, up to a maximum of 10% of that value.")
-
-    observed, decision = _run_with_calculator(question, searched)
-    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3 * 1.5 / 100 * 40000"]
-    assert decision.content.startswith("17 days is 3 weeks or part of a week")
-
-
-def test_a_delay_of_weeks_and_a_half_in_words_counts_only_full_weeks_where_the_rate_says_so():
-    question = "Say a $60,000 refit for the ferry company finishes three and a half weeks late. How much do we pay them?"
-
-    def searched(query: str) -> str:
-        return ("[F2] Refit contract — Harbour Ferries\nIf a refit is late through the yard's fault, the yard pays 0.5% "
-                "of the value of the refit for each full week of delay, limited to 5% of that value.")
-
-    observed, decision = _run_with_calculator(question, searched)
-    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3 * 0.5 / 100 * 60000"]
-    assert decision.content.startswith("24.5 days is 3 full weeks")
+@pytest.mark.parametrize(("question", "clause", "expression", "opening"), [
+    ("Worst case planning: a $40,000 refit for the ferry company finishes 2 weeks and 3 days late. What penalty "
+     "would we owe under their contract?",
+     "For each week or part of a week by which a refit is late, the yard pays 1.5% of the value of the refit, up to a "
+     "maximum of 10% of that value.", "3 * 1.5 / 100 * 40000", "17 days is 3 weeks or part of a week"),
+    ("Say a $60,000 refit for the ferry company finishes three and a half weeks late. How much do we pay them?",
+     "If a refit is late through the yard's fault, the yard pays 0.5% of the value of the refit for each full week of "
+     "delay, limited to 5% of that value.", "3 * 0.5 / 100 * 60000", "24.5 days is 3 full weeks"),
+])
+def test_a_delay_in_weeks_and_days_or_weeks_and_a_half_is_counted_in_days_by_the_rate_s_own_weeks(
+        question: str, clause: str, expression: str, opening: str):
+    assert customer_name(question) not in ("Worst", "Say")  # (a label's or a sentence's first word names no one)
+    observed, decision = _run_with_calculator(question, lambda query: f"[F1] Refit contract — Harbour Ferries\n{clause}")
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [expression]
+    assert decision.content.startswith(opening)
