@@ -4230,3 +4230,10 @@ def test_a_delay_in_weeks_and_days_or_weeks_and_a_half_is_counted_in_days_by_the
     observed, decision = _run_with_calculator(question, lambda query: f"[F1] Refit contract — Harbour Ferries\n{clause}")
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == [expression]
     assert decision.content.startswith(opening)
+
+
+def test_two_names_then_each_are_measured_in_both_periods_not_taken_for_measures():
+    question = analyse("Comparing the busiest month in June with October: how many loaves did Pell Street and Harbor "
+                       "Lane each bake, and by what percentage did each bakery drop?")
+    assert question.sides == ("June", "October") and question.across == ("Pell Street", "Harbor Lane")
+    assert not question.measures and question.percent

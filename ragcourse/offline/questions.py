@@ -1141,6 +1141,8 @@ def _added(text: str) -> list[str]:
 #: "how did LX-200 bookings and Aurora Cloud bookings each move": two names, each with the same measure word.
 _SHARED_MEASURE = re.compile(r"\b((?:[\w-]+\s+){0,2}?[\w-]+)\s+([a-z][\w-]+)\s+(?:and|vs\.?|versus)\s+(?:the\s+|our\s+)?"
                              r"((?:[\w-]+\s+){0,2}?[\w-]+)\s+\2\b", re.I)
+#: "did Northern Europe and North America each book": two names, then "each".
+_EACH_LISTED = re.compile(r"\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})\s+and\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})\s+each\b")
 #: "how much did each fall", "each move": every name's own change is asked.
 _EACH_NAME = re.compile(r"\beach\b(?!\s+(?:month|quarter|year|week|day)\b)", re.I)
 
@@ -1154,7 +1156,8 @@ def _across(text: str, sides: list[str]) -> list[str]:
     offered = _alternatives(text) if _ASKS_CHOICE.search(text) else []
     if len(offered) != 2 and (_EACH_NAME.search(text) or _ASKS_CHOICE.search(text)):
         shared = _SHARED_MEASURE.search(text)  # (the names before the measure word they share)
-        offered = [key_phrase(shared[1]), key_phrase(shared[3])] if shared else []
+        listed = _EACH_LISTED.search(text)  # ("how much did Northern Europe and North America each book")
+        offered = [key_phrase(shared[1]), key_phrase(shared[3])] if shared else [listed[1], listed[2]] if listed else []
     return offered if len(offered) == 2 and all(offered) and not any(find_periods(name) for name in offered) else []
 
 
@@ -1667,7 +1670,7 @@ def analyse(question: str, today: date | None = None) -> Question:
         # decline?": each side is a sum, and the sides are compared
     across = _across(text, sides)
     if across:  # "Between Sep and Dec, which region fell more, A or B?": each name's change, then compared
-        subject = _measure_of(subject, across)
+        subject, measures, operations = _measure_of(subject, across), (), ()  # (the names are no measures)
     added = _added(text) if not sides and re.search(r"\bhow (?:many|much)\b|\btotal\b|\bin all\b", text, re.I) else []
     if added:  # "how many days off do annual leave and the public holidays add up to?": each searched, then summed
         sides, measures, operations, operation = added, (), (), "sum"
