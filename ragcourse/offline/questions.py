@@ -1670,7 +1670,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         # decline?": each side is a sum, and the sides are compared
     across = _across(text, sides)
     if across:  # "Between Sep and Dec, which region fell more, A or B?": each name's change, then compared
-        subject, measures, operations = _measure_of(subject, across), (), ()  # (the names are no measures)
+        subject = _measure_of(subject, across)
+        listed = _EACH_LISTED.search(text)  # "did A and B each book ...": the names listed are no measures
+        measures, operations = ((), ()) if listed and [listed[1], listed[2]] == across else (measures, operations)
     added = _added(text) if not sides and re.search(r"\bhow (?:many|much)\b|\btotal\b|\bin all\b", text, re.I) else []
     if added:  # "how many days off do annual leave and the public holidays add up to?": each searched, then summed
         sides, measures, operations, operation = added, (), (), "sum"
