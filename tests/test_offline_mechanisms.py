@@ -1220,9 +1220,7 @@ def test_a_capitalised_word_that_named_no_customer_is_dropped_from_the_records_c
         "name": "parcel_lookup", "description": "Look up parcels of the shipping firm and where they are.",
         "parameters": {"type": "object", "properties": {
             "client": {"type": "string", "description": "The client's name."}}, "required": []}}}
-    labelled = "Weekly review before my calls: which parcels of my clients are still on the way?"
-    assert ("parcel_lookup", {}) in decide(conversation(labelled, []), [tool, SEARCH]).tool_calls  # (a label's word)
-    question = "Weekly, before my calls, which parcels of my clients are still on the way?"
+    question = "Weekly review before my calls: which parcels of my clients are still on the way?"
     first = decide(conversation(question, []), [tool, SEARCH]).tool_calls
     assert ("parcel_lookup", {"client": "Weekly"}) in first
     observed = [(name, args, "No parcels matching client 'Weekly'." if name == "parcel_lookup" else "[x.md] X\nNothing.")
@@ -4216,8 +4214,8 @@ def test_a_delay_the_question_sets_is_charged_at_a_rate_written_week_first_with_
 
 
 @pytest.mark.parametrize(("question", "clause", "expression", "opening"), [
-    ("Worst case planning: a $40,000 refit for the ferry company finishes 2 weeks and 3 days late. What penalty "
-     "would we owe under their contract?",
+    ("A $40,000 refit for the ferry company finishes 2 weeks and 3 days late. What penalty would we owe under their "
+     "contract?",
      "For each week or part of a week by which a refit is late, the yard pays 1.5% of the value of the refit, up to a "
      "maximum of 10% of that value.", "3 * 1.5 / 100 * 40000", "17 days is 3 weeks or part of a week"),
     ("Say a $60,000 refit for the ferry company finishes three and a half weeks late. How much do we pay them?",
@@ -4226,7 +4224,7 @@ def test_a_delay_the_question_sets_is_charged_at_a_rate_written_week_first_with_
 ])
 def test_a_delay_in_weeks_and_days_or_weeks_and_a_half_is_counted_in_days_by_the_rate_s_own_weeks(
         question: str, clause: str, expression: str, opening: str):
-    assert customer_name(question) not in ("Worst", "Say")  # (a label's or a sentence's first word names no one)
+    assert customer_name(question) != "Say"  # (a verb that opens a sentence names no one)
     observed, decision = _run_with_calculator(question, lambda query: f"[F1] Refit contract — Harbour Ferries\n{clause}")
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == [expression]
     assert decision.content.startswith(opening)

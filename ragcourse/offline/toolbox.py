@@ -217,10 +217,9 @@ def customer_name(question: str) -> str:
             if not (opens and len(run) == 1) or possessive:
                 return name
             lowered = {stem(w) for w in re.findall(r"\b[a-z][\w-]*", question)}  # "Order intake ...: count of
-            label = re.match(rf"{re.escape(name)}(?:(?:\s+[a-z][\w-]*)+\s*(?::|\s[-–—])\s|\s+(?:a|an|the|we|you|I|that)\s)",
-                             question)  # ("Worst case planning: ...": the first word of a lowercase label before a
-            # colon; "Say a $60,000 order ...": a verb before its object)
-            opening = opening or ("" if stem(name.lower()) in lowered or label else name)  # orders": a word, not a name
+            verb = re.match(rf"{re.escape(name)}\s+(?:a|an|the|we|you|I|that)\s", question)  # ("Say a $60,000 order
+            # ...": a verb before its object)
+            opening = opening or ("" if stem(name.lower()) in lowered or verb else name)  # orders": a word, not a name
     # "oakridge's latest order": whoever owns the orders, however it is written
     owner = _OWNER_OF_ORDERS.search(question)
     if opening or owner and owner[1].lower() not in STOPWORDS | _TIME_WORDS:
