@@ -176,11 +176,12 @@ class VectorStore:
         query ever will (chroma-core/chroma#7758). Deleting and adding it again links it into the graph anew.
         """
         unfound: list[str] = []
-        for start in range(0, self.count(), _PAGE):
+        total = self.count()
+        k = min(_CHECK_DEPTH, total)
+        for start in range(0, total, _PAGE):
             page = self._collection.get(include=["embeddings"], limit=_PAGE, offset=start)
             for at in range(0, len(page["ids"]), _CHECK_BATCH):
                 ids, vectors = page["ids"][at:at + _CHECK_BATCH], page["embeddings"][at:at + _CHECK_BATCH]
-                k = min(_CHECK_DEPTH, self.count())
                 found = self._collection.query(query_embeddings=vectors, n_results=k, include=["distances"])
                 for cid, hits, distances in zip(ids, found["ids"], found["distances"], strict=True):
                     # k copies of the same vector can fill the list without this one: that is a tie, not a loss
