@@ -290,13 +290,6 @@ _ASKS_PENALTY = re.compile(r"\b(?:penalt(?:y|ies)|liquidated damages|damages|ded
 #: "would they be entitled to damages", "are we owed a penalty": whether a sum is due, not what a clause says.
 _ASKS_ENTITLED = re.compile(r"\b(?:entitled|owed?|due)\b[^?]*\b(?:penalt(?:y|ies)|damages)\b", re.I)
 _ASKS_LATE = re.compile(r"\blate\b|\bdelay\w*|\bafter (?:the |their |its )?(?:promised|expected|agreed)", re.I)
-#: "a penalty of 2% of the value of the affected order for each week or part of a week of delay": the rate, and
-#: whether a part of a week counts as a week.
-_PENALTY_RATE = re.compile(r"(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|amount)\b[^.]*?\b(?:each|every|per)\s+"
-                           r"(full\s+)?week(\s+or\s+(?:any\s+)?part\s+(?:of\s+)?(?:a\s+)?week)?", re.I)
-#: The same with the week first: "for each week or part of a week by which a delivery is late, ... 2% of the value".
-_WEEK_FIRST_RATE = re.compile(r"\b(?:each|every|per)\s+(full\s+)?week(\s+or\s+(?:any\s+)?part\s+(?:of\s+)?(?:a\s+)?week)?"
-                              r"[^.]*?(\d+(?:\.\d+)?)%\s+of\s+(?:the\s+)?(?:value|price|amount)\b", re.I)
 
 
 def _in_days(text: str) -> str:
@@ -312,13 +305,14 @@ def _in_days(text: str) -> str:
 
 
 def _weekly_rate(text: str) -> tuple[float, bool, bool, int] | None:
-    """The percent per week a late-delivery clause sets, whether only full weeks count, whether a part of a week
-    counts as one, and where the rate ends (its cap follows); ``None`` when the text sets none."""
-    m = _PENALTY_RATE.search(text)
-    if m:
-        return float(m[1]), bool(m[2]), bool(m[3]), m.end()
-    m = _WEEK_FIRST_RATE.search(text)
-    return (float(m[3]), bool(m[1]), bool(m[2]), m.end()) if m else None
+    """The percent per week a late-delivery clause sets (read either way round, see :func:`_rates`), whether only
+    full weeks count, whether a part of a week counts as one, and where the rate ends (its cap follows); ``None``
+    when the text sets none."""
+    rate = next((r for r in _rates(text) if r[1].endswith("%") and terms(r[2])[:1] == ["week"]), None)
+    if not rate:
+        return None
+    full_only = bool(re.search(r"\b(?:full|whole|complete)\s+weeks?\b", text, re.I))
+    return float(rate[1].rstrip("%")), full_only, bool(_WEEK_BEGUN.search(text)), text.find(rate[0]) + len(rate[0])
 
 
 _PENALTY_CAP = re.compile(r"\b(?:maximum|max\.?|capped\s+at|cap\s+of|not\s+(?:to\s+)?exceed\w*|up\s+to)\s+(?:of\s+)?"
