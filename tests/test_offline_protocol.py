@@ -193,6 +193,16 @@ def test_a_long_message_or_another_script_gets_an_answer_not_an_error(client):
     assert chinese.content
 
 
+def test_a_blank_question_with_tools_gets_an_answer_not_a_server_error(client):
+    tools = [{"type": "function", "function": {"name": "search_docs", "description": "Search the bakery's documents.",
+                                               "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
+                                                              "required": ["query"]}}}]
+    for blank in ("   ", "\n\n"):
+        reply = client.chat.completions.create(model=MODEL_NAME, messages=[{"role": "user", "content": blank}],
+                                               tools=tools).choices[0].message
+        assert reply.content and not reply.tool_calls  # (nothing asked: nothing to search for)
+
+
 # --- layering ----------------------------------------------------------------------------------------------------------
 
 def test_the_offline_package_imports_nothing_above_the_course_bottom_layer():

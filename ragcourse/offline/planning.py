@@ -382,7 +382,7 @@ class Policy:
         if not self.q.orders and self._record_ids:
             self.q = replace(self.q, orders=True)  # ("... on ORD-24826": an id written like the tool's own example)
         self.calls = _calls(messages[index + 1:])
-        self.must_answer = not tools or any(_is_valve(content_text(m)) for m in messages[index:])
+        self.must_answer = not tools or not self.question_text or any(_is_valve(content_text(m)) for m in messages[index:])
         self.must_answer |= any(_is_valve(content_text(m)) for m in messages if m.get("role") == "system")
 
     @cached_property

@@ -1553,7 +1553,7 @@ def analyse(question: str, today: date | None = None) -> Question:
                             - set(terms(" ".join(asking)))))  # office: ..." scopes it; ("For Ann's 9am": Ann is none)
     named = next((g for g in source.groups() if g), "") if source else ""  # (whichever way it is written)
     scope = key_phrase(_with_years(named, fill_years(find_periods(named), today))) if named else ""
-    main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0])
+    main = next((c for c in clauses if len(find_periods(c)) >= 2 or _COMPARISON.search(c)), clauses[0] if clauses else text)
     spelled_out = _quarters_spelled_out(text, periods) or (_quarters_spelled_out(  # "Add up Oct, Nov and Dec. What's
         f"{context} {text}", fill_years(find_periods(f"{context} {text}"), today)) if context else [])  # the Q4 total?"
     sides = spelled_out or ([] if _own_periods(clauses) else _sides(main, periods, text))
