@@ -17,8 +17,9 @@ import pytest
 from ragcourse.calculator import evaluate
 from ragcourse.offline.answering import answer, score, select, sentences_of
 from ragcourse.offline.daycount import counted_back, dates_in, notice_period
+from ragcourse.offline.describing import descriptions, resolve
 from ragcourse.offline.lexicon import correct
-from ragcourse.offline.messages import Block
+from ragcourse.offline.messages import Block, parse_blocks
 from ragcourse.offline.observations import find_quantity
 from ragcourse.offline.planning import decide
 from ragcourse.offline.questions import analyse
@@ -4019,7 +4020,8 @@ def test_the_name_of_an_asked_thing_may_stand_a_word_before_its_noun():
     first_part = analyse(question).parts[0]
     found = ("[routes.md] Delivery routes\nKelso bakery account owner: Ann Lee (Logistics), served by the Tarnby cold "
              "depot with two vans.")
-    calls = decide(conversation(question, [("find_docs", {"query": first_part}, found)]), [SEARCH]).tool_calls
+    looked_for = ("find_docs", {"query": "Kelso bakery account"}, found)  # (no party's own document: no name)
+    calls = decide(conversation(question, [("find_docs", {"query": first_part}, found), looked_for]), [SEARCH]).tool_calls
     assert any(args["query"].startswith("Tarnby") for _, args in calls)
 
 
@@ -4235,3 +4237,75 @@ def test_two_names_then_each_are_measured_in_both_periods_not_taken_for_measures
                        "Lane each bake, and by what percentage did each bakery drop?")
     assert question.sides == ("June", "October") and question.across == ("Pell Street", "Harbor Lane")
     assert not question.measures and question.percent
+
+
+_HOTEL_PARTIES = ('[S1] Supply Agreement — Nordlys Hotels AS (SA-12) — Parties\nThis agreement is made between Nordlys '
+                  'Hotels AS, Storgata 5, 9008 Tromsø, Norway ("Customer"), and Crumb & Co Ltd ("Supplier"). The '
+                  'Customer operates eleven hotels in northern Norway.\n\n'
+                  '[N4] Staff Newsletter — May\nWe signed a supply deal with a hotel operator in Tromsø.')
+_HOTEL_PAYMENT = ("[S2] Supply Agreement — Nordlys Hotels AS (SA-12) — Payment\nInvoices are payable within 45 days of "
+                  "delivery.")
+
+
+def test_a_party_described_by_place_and_trade_is_searched_first_and_then_asked_about_by_its_name():
+    question = "How many days does the Tromsø hotel operator have to pay our invoices?"
+    observed, decision = _run_to_answer(question, lambda query: _HOTEL_PARTIES if "Tromsø" in query else _HOTEL_PAYMENT)
+    queries = [args["query"] for name, args, _ in observed]
+    assert queries[0] == "Tromsø hotel operator"  # who is meant is searched for first, on its own
+    assert queries[1:] and all("Nordlys Hotels" in q and "Tromsø" not in q for q in queries[1:])  # then by name
+    assert "45 days" in decision.content and "[S2]" in decision.content
+    assert "[S1]" not in decision.content  # the search that named the party is no evidence for the answer
+
+
+@pytest.mark.parametrize(("question", "found"), [
+    ("What do we charge the Lisbon café customer per sack?", ["Lisbon café customer"]),
+    ("Which terms does the ferry freight customer have?", ["ferry freight customer"]),
+    ("What does the biggest customer pay, and the new customer?", []),  # a measure or a grammar word describes no one
+    ("Is the water utility on time?", []),  # one ordinary word describes no one party
+    ("How much did the Harbour Bakes account order?", []),  # two capitalised words are a name, not a place
+])
+def test_a_description_has_words_besides_its_noun_and_none_of_them_a_measure(question: str, found: list[str]):
+    assert [d.query for d in descriptions(question)] == found
+
+
+def test_a_description_stays_when_no_party_document_speaks_of_all_of_it_or_two_do_equally():
+    described = descriptions("Where is the Tromsø hotel operator based?")[0]
+    assert resolve(described, parse_blocks(_HOTEL_PARTIES)) == "Nordlys Hotels"  # (without its legal form)
+    newsletter = parse_blocks("[N4] Staff Newsletter — May\nWe signed a supply deal with a hotel operator in Tromsø.")
+    assert resolve(described, newsletter) == ""  # a newsletter's title names no party its text names
+    twins = parse_blocks("[A] Agreement — Polar Inns Ltd\nPolar Inns runs a hotel in Tromsø.\n\n"
+                         "[B] Agreement — Arctic Stays Ltd\nArctic Stays runs a hotel in Tromsø.")
+    assert resolve(described, twins) == ""  # two parties fit equally well: neither is taken
+
+
+@pytest.mark.parametrize("question", [
+    "Quick one on my two bakery accounts — Pell Street Bakery and Harbor Lane Bakery: what does each pay per sack, and "
+    "which one pays more?",
+    "Two of my accounts want fast deliveries — Pell Street Bakery and Harbor Lane Bakery. How many days does a "
+    "delivery take under each contract?",
+])
+def test_two_names_listed_before_the_question_are_its_sides_not_its_measures(question: str):
+    analysed = analyse(question)
+    assert analysed.sides == ("Pell Street Bakery", "Harbor Lane Bakery") and not analysed.measures
+
+
+def test_a_sentence_that_names_the_side_only_for_its_address_gives_no_number():
+    blocks = parse_blocks('[K1] Supply Contract — Harbour Bakes Ltd — Parties\nThis supply agreement is made between '
+                          'Harbour Bakes Lda, Rua Augusta 22, 1100-053 Lisbon, Portugal ("Customer"), and Crumb & Co '
+                          'Ltd., 4 Mill Lane, Leeds LS1 4AB ("Supplier"). It covers the Customer\'s bakeries in Lisbon '
+                          'and Porto.\n\n'
+                          '[K2] Supply Contract — Harbour Bakes Ltd — Warranty\nBroken ovens are replaced from stock '
+                          'within 3 days.')
+    found = find_quantity("Harbour Bakes", "fast replacement happen contract", blocks)
+    assert found is not None and found.text == "3"
+
+
+def test_an_order_the_question_makes_up_is_looked_up_in_the_contract_not_in_the_records():
+    question = "Say a $12,000 delivery to Bloom Florists turns up ten days late. How much do we pay them?"
+    records = "- BK-0402 · Bloom Florists · placed 2024-01-10 · $1,200 · delivered 2024-01-24"
+    passage = ("[C1] Supply contract — Bloom Florists\nFor each week or part of a week by which a delivery is late, the "
+               "supplier pays 3% of the value of the affected order, up to a maximum of 15% of that order's value.")
+    observed, decision = _orders_run(question, records, passage, calculator=True)
+    assert "track_orders" not in [name for name, _, _ in observed]
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["2 * 3 / 100 * 12000"]
+    assert "BK-0402" not in decision.content

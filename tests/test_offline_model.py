@@ -261,7 +261,8 @@ def test_bridge_question_dates_the_event_first_then_asks_for_that_period(client,
     monkeypatch.setitem(globals(), "DOCS", [*DOCS, history])  # search() reads the module's DOCS
     answer, trace = run_agent(client, "What was the operating margin in the quarter when the Brno frame plant opened?")
     searches = [args["query"] for name, args in trace if name == "lookup_docs"]
-    assert searches[0] == "Brno frame plant opened" and searches[1].startswith("Q2 2023 operating margin")
+    dated = searches.index("Brno frame plant opened")  # (after a search for who "the Brno frame plant" may be)
+    assert any(s.startswith("Q2 2023 operating margin") for s in searches[dated + 1:])
     assert "11.4%" in answer and "14 May 2023" in answer
 
 

@@ -341,6 +341,9 @@ def _by_meaning(side: str, subject: str, blocks: list[Block], named: bool = Fals
         meaning = similarity(f"{side} {subject}" if named else subject, sentence.text)
         if meaning < MIN_MEANING or (best and meaning <= best[0]):
             continue
+        if named and meaning <= similarity(side, sentence.text):
+            continue  # the measure draws it no closer than the name alone: a sentence about the party (who it is,
+            # where it is), not about the measure
         text = resolve_previous(normalise_periods(sentence.text), sentence.topic)
         for match in numbers(text):
             if side_periods and not _period_fits(text, match.start(), match.end(), side_periods, sentence):

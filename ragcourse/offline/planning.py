@@ -54,6 +54,7 @@ from .answering import (
 from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
+from .describing import descriptions, named, resolve
 from .lexicon import COUNT_WORD, MONEY_MEASURES, expected_unit, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
@@ -375,13 +376,23 @@ class Policy:
     """The rule-based ReAct policy for one request."""
 
     def __init__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> None:
-        index, self.question_text = _question(messages)
+        index, typed = _question(messages)
+        self.tools = classify(tools)
+        every = _calls(messages[index + 1:])
+        self.made = {c.key for c in every}  # (an identical call is never made twice)
+        # "the Ohio utility": a party described, not named, is searched for first, on its own; the name found stands
+        # in its place, and that search only names: its passages are no evidence for the answer
+        search = self.tools.get("search")
+        self.described = descriptions(typed) if search else []
+        naming = {d: next((c for c in every if c.name == search.name and c.text == d.query), None)
+                  for d in self.described}
+        self.question_text = named(typed, {d.phrase: resolve(d, parse_blocks(c.result or "")) for d, c in naming.items()
+                                           if c})
+        self.calls = [c for c in every if c not in naming.values()]
         self.today: date | None = today_from(system_text(messages) + "\n" + self.question_text)
         self.q: Question = analyse(self.question_text, self.today)
-        self.tools = classify(tools)
         if not self.q.orders and self._record_ids:
             self.q = replace(self.q, orders=True)  # ("... on ORD-24826": an id written like the tool's own example)
-        self.calls = _calls(messages[index + 1:])
         self.must_answer = not tools or not self.question_text or any(_is_valve(content_text(m)) for m in messages[index:])
         self.must_answer |= any(_is_valve(content_text(m)) for m in messages if m.get("role") == "system")
 
@@ -393,6 +404,10 @@ class Policy:
     # -- what to call -----------------------------------------------------------------------------------------
     def _first_round(self) -> list[tuple[Tool, dict[str, Any]]]:
         q, search, orders, web = self.q, self.tools.get("search"), self.tools.get("orders"), self.tools.get("web")
+        unnamed = [d.query for d in self.described if f"{search.name}:{canonical_json(text_arguments(search, d.query))}"
+                   not in self.made]
+        if unnamed:  # (a search with the description's words would be made again with the name: tokens add up)
+            return [(search, text_arguments(search, query)) for query in dict.fromkeys(unnamed)]
         planned: list[tuple[Tool, dict[str, Any]]] = []
         arguments = order_arguments(orders, self.question_text, self.today) if orders and q.orders else {}
         records = self._record_ids if orders and q.orders else []
@@ -1468,7 +1483,7 @@ class Policy:
             later = self.later_shares() if calculator and expression else []
             return planned + [(calculator, text_arguments(calculator, e)) for e in dict.fromkeys([expression, rated, *later])
                               if e]
-        done = {c.key for c in self.calls}
+        done = self.made
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined
         if q.across:  # each name's change between the periods, worked out one by one
@@ -1525,7 +1540,7 @@ class Policy:
         """The calls still worth making; empty when it is time to answer."""
         if self.must_answer:
             return []
-        done = {c.key for c in self.calls}
+        done = self.made
         first = [(t, a) for t, a in self._first_round() if f"{t.name}:{canonical_json(a)}" not in done]
         if first:  # a calculation whose numbers are already found need not wait for the remaining searches
             # (a conversion waits for its rate, which a later search of this round may bring)

@@ -157,8 +157,21 @@ _RECORDS = re.compile(r"\borders?\s+(?:were\s+|was\s+)?placed\b|\border (?:syste
 def asks_orders(clauses: list[str]) -> bool:
     """Whether a clause asks about an order or a shipment ("one of our shipments is delayed"), not about delivery
     terms ("the late-delivery penalty in their contract" is a contract question) or bookings, unless it names the
-    records themselves ("the value we booked for orders placed in Q4")."""
+    records themselves ("the value we booked for orders placed in Q4"); a supposed order ("Say a $60,000 order
+    arrives late, what would we owe?") is in no records."""
+    whole = " ".join(c for c in clauses if c)
+    if _SUPPOSED_ORDER.search(whole) and _SUPPOSING.search(whole) and not _RECORDS.search(whole):
+        return False
     return any(_ORDERS.search(c) and (not _NOT_ORDERS.search(c) or _RECORDS.search(c)) for c in clauses if c)
+
+
+#: An order the question makes up, by its value: "a $200,000 delivery", "an order worth €50k".
+_SUPPOSED_ORDER = re.compile(r"\b(?:a|an)\s+(?:[$€£]\s?\d[\d,.]*\s*(?:[kmb]n?|million|thousand)?\s+(?:[\w-]+\s+){0,2}?"
+                             r"(?:orders?|deliver(?:y|ies)|shipments?|consignments?)|(?:orders?|deliver(?:y|ies)|"
+                             r"shipments?|consignments?)\s+(?:worth|of|valued at)\s+[$€£]\s?\d)", re.I)
+#: Words that make a case up: "say", "suppose", "if", "worst case", "would", "hypothetically".
+_SUPPOSING = re.compile(r"\b(?:say|suppose|supposing|assume|assuming|imagine|if|hypothetical(?:ly)?|worst[- ]case|"
+                        r"would|were to)\b", re.I)
 
 
 _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|risky|problematic)\b", re.I)
@@ -707,7 +720,9 @@ _PARTY = re.compile(r"^[A-Z][\w&-]*['’]s\s|^(?:[A-Z][\w&-]*\s+)+(?:is|are|was|
 #: A name inside a clause (not its first word): "the Oakridge Chemicals framework agreement".
 _CLAUSE_NAME = re.compile(r"(?<=[a-z] )[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
 #: "Which of the two ...?" after a statement that names them: "Brightwater and Sable Rail both roll over."
-_OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b", re.I)
+_OF_THE_TWO = re.compile(r"\b(?:which|who)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:two|both|them)\b|"
+                         r"\b(?:under|in|for)\s+each\s+(?:of\s+them|one|contract|agreement|case)\b", re.I)
+#   ("... — A and B. How fast must a unit be replaced under each contract?": each of the two named before)
 _LISTED_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*"
 _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+(?:(?:the|our|one|a|an)\s+)?({_LISTED_NAME})")  # ("one
 #   PX-7 and one LX-200")
@@ -715,9 +730,9 @@ _NAMED_PAIR = re.compile(rf"\b({_LISTED_NAME})\s+(?:and|or|&)\s+(?:(?:the|our|on
 _OF_LIST = re.compile(rf"^\s*(?i:of|among|out of)\s+(?i:the\s+|our\s+|these\s+|those\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*"
                       rf",?\s+(?:and|or)\s+{_LISTED_NAME})(?:\s+[a-z][\w-]*)?\s*,\s*(?=(?i:which|who|what|whose)\b)")
 #: "For the three agreements Erin owns — A, B and C — what are ...": named sides set off by dashes (or after a colon)
-#: before the question.
-_DASHED_LIST = re.compile(rf"(?:\s[—–-]|:)\s+({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+(?:and|or)\s+{_LISTED_NAME})\s+[—–-]\s+"
-                          r"(?=(?i:which|who|what|whose|how)\b)")
+#: before the question; "A and B: what does each pay ...?": named sides as the question's label.
+_DASHED_LIST = re.compile(rf"(?:^\s*|(?:\s[—–-]|:)\s+)({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+(?:and|or)\s+{_LISTED_NAME})"
+                          r"(?:\s+[—–-]|:)\s+(?=(?i:which|who|what|whose|how)\b)")
 #: "which of A, B and C ...", "my three accounts (A, B, C): which ...": the named choices a question ranks.
 _CHOICES = re.compile(rf"\b(?i:which|who)\s+(?i:one\s+)?(?i:of)\s+(?i:the\s+|our\s+)?({_LISTED_NAME}(?:,\s*{_LISTED_NAME})*,?\s+"
                       rf"(?i:and|or)\s+(?i:the\s+|our\s+)?{_LISTED_NAME})|\(({_LISTED_NAME}(?:,\s*{_LISTED_NAME})+(?:,?\s+(?i:and|or)\s+"
@@ -897,6 +912,9 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
     if len(found) < 2 or not all(measures) or len(set(measures)) < len(measures) or (
             len(set(operations)) < 2 and not parallel):
         return (), ()
+    if any(set(terms(m)) <= set(terms(n)) and _WHICH_SIDE.search(ask)
+           for i, (m, (_, _, ask)) in enumerate(zip(measures, found, strict=True)) for n in measures[:i]):
+        return (), ()  # "what does each pay per sack, and which one pays more?": the same measure, compared
     if any(_ANSWER_REFERENCE.search(_BACK_TO_SIDES.sub(" ", ask)) or _SAME_FIGURE_FORM.match(ask)  # ("each of them"
            for _, _, ask in found[1:]) or any(  # points back to the sides, not to an answer)
             len(_alternatives(ask)) >= 2 for _, _, ask in found):
@@ -1584,6 +1602,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         main = f"{main} {next(m[1] for m in led if m)}"
     qualifiers = _qualifiers(main, sides)
     measures, operations = _listed_measures(context or text, text if context else "") if len(sides) >= 2 else ((), ())
+    if set(measures) == set(sides):  # ("... — A and B. How fast under each contract?": the names are no measures)
+        measures, operations = (), ()
     if not measures and len(sides) >= 2 and all(find_periods(side) for side in sides):
         measures = _measures(main)
     if len(sides) >= 2 and not measures:
