@@ -4309,3 +4309,33 @@ def test_an_order_the_question_makes_up_is_looked_up_in_the_contract_not_in_the_
     assert "track_orders" not in [name for name, _, _ in observed]
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["2 * 3 / 100 * 12000"]
     assert "BK-0402" not in decision.content
+
+
+@pytest.mark.parametrize(("question", "sides", "searches"), [
+    # a rounding instruction is no measure; "the fiscal year 2023" is the year
+    ("By how many points, to one decimal place, did the school's pass rate in the fiscal year 2023 differ from 2022?",
+     ("2023", "2022"), ["2023 school pass rate", "2022 school pass rate"]),
+    # "In light of ...," states a premise; "that quarter" is the one quarter it named
+    ("In light of the record enrolment reported for the third quarter of fiscal 2024, how does the attendance rate in "
+     "that quarter compare with the third quarter of 2023?", ("Q3 2024", "Q3 2023"),
+     ["Q3 2024 attendance rate", "Q3 2023 attendance rate"]),
+])
+def test_rounding_fiscal_years_premises_and_that_quarter_leave_the_plain_comparison(question: str, sides: tuple,
+                                                                                    searches: list[str]):
+    analysed = analyse(question)
+    assert analysed.sides == sides and analysed.searches() == searches
+
+
+def test_a_whole_dated_year_end_is_named_by_its_noun_not_by_the_year():
+    question = "What proportion of our year-end cash would the new roof cost?"
+    passage = ("[fin.md] School finances 2023\nFull-year fee income for 2023 was $96.0M. The school ended 2023 with "
+               "about $12.0M of cash. The new roof would cost $3.0M.")
+    observed, decision = _run_with_calculator(question, lambda query: passage)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["3 / 12 * 100"]
+
+
+def test_a_rise_stated_in_money_and_percent_on_a_month_is_not_that_months_figure():
+    blocks = parse_blocks("[m8.md] Bakery sales — August 2023\nAugust 2023 loaf sales were $16.8K, up $0.6K or 3.7% on "
+                          "July. Summer tourists bought more than usual.\n\n"
+                          "[m7.md] Bakery report — July 2023\nIn July 2023 sales reached $16.2K.")
+    assert find_quantity("July 2023", "loaf sales", blocks).text == "$16.2K"

@@ -275,10 +275,26 @@ def _every_quarter(m: re.Match[str]) -> str:
 _SHORT_YEAR = re.compile(rf"\b({_MONTH_WORD[1:-1]}|Q[1-4])\.?\s*['’](\d{{2}})\b", re.I)
 #: "FY25", "FY'24": a year by its last two digits; "30-Sep-24": a day, a month and such a year.
 _FISCAL_YEAR = re.compile(r"\bFY\s?['’]?(\d{2})\b", re.I)
+#: "the fiscal year 2024", "fiscal 2024", "FY 2024": the year itself (the company's year is the calendar year here).
+_FISCAL_YEAR_IN_FULL = re.compile(r"\b(?:(?:the\s+)?fiscal(?:\s+year)?|FY)\s?((?:19|20)\d{2})\b", re.I)
 _DASHED_DATE = re.compile(rf"\b(\d{{1,2}})-({_MONTH_WORD[1:-1]})-(\d{{2}})\b", re.I)
 #: "Q2 revenue in 2024": a yearless quarter whose year follows its measure (not "Q3 sales in 2023 and 2024").
 _YEAR_AFTER = re.compile(r"\b(Q[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d{2})((?:\s+[A-Za-z-]+){1,3}?)\s+in\s+((?:19|20)\d{2})\b"
                          r"(?!\s*(?:,|and|or|vs\.?|versus|to)\s*(?:19|20)\d{2})")
+
+
+#: "in that quarter", "for that month": a period the question named before, pointed back to.
+_THAT_PERIOD = re.compile(r"\bthat\s+(quarter|month|year)\b(?!-)", re.I)  # (not "that year-end cash")
+
+
+def that_period(text: str) -> str:
+    """"that quarter" replaced by the one quarter named before it ("the record results of Q3 2024, how does the margin
+    in that quarter compare ..." -> "... in Q3 2024 ..."); left as it is when none or several were named."""
+    def named(m: re.Match[str]) -> str:
+        before = [p for p in find_periods(text[:m.start()]) if p.kind == m[1].lower() and p.year]
+        return before[0].text if len(before) == 1 else m[0]
+
+    return _THAT_PERIOD.sub(named, text)
 
 
 def attach_years(text: str) -> str:
@@ -291,7 +307,7 @@ def expand_spans(text: str) -> str:
     """Spans written out: "the first three quarters of 2024" -> "Q1 2024, Q2 2024 and Q3 2024", "the second and the third
     quarter" -> "Q2 and Q3", "Jan through March" -> "January, February and March"."""
     text = _SHORT_YEAR.sub(lambda m: f"{m[1]} 20{m[2]}", text)
-    text = _FISCAL_YEAR.sub(lambda m: f"20{m[1]}", text)  # "FY25": the company's year is the calendar year here
+    text = _FISCAL_YEAR.sub(lambda m: f"20{m[1]}", _FISCAL_YEAR_IN_FULL.sub(r"\1", text))  # "FY25", "fiscal 2024"
     text = _DASHED_DATE.sub(lambda m: f"{m[1]} {m[2]} 20{m[3]}", text)
     text = _HALF.sub(lambda m: "Q1 and Q2 " + m[3] if m[2] == "1" or (m[1] or "").lower() == "front" else "Q3 and Q4 " + m[3],
                      text)

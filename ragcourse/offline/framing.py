@@ -133,9 +133,9 @@ FOR_USE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may
                      r"stat|statistic|fact)s?\b)", re.I)
 #: "What is the size of the market, according to the latest analyst report?": where to look, said last.
 SOURCE_AFTER = re.compile(r",\s*(?:according to|as (?:stated|reported|said) (?:in|by))\s+([^,?]+?)\s*\?\s*$", re.I)
-#: "Given that the ferry carried 900 cars, what ...?", "Since we are moving offices, where ...?": a premise stated
-#: before the question (a "since" naming a time, "since March", is the question's period, not a premise).
-PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|(?:since|because|as)(?!\s+when\b)"
+#: "Given that the ferry carried 900 cars, what ...?", "Given the ferry's record summer, how ...?", "Since we are
+#: moving offices, where ...?": a premise stated before the question (a "since" naming a time, "since March", is the question's period, not a premise).
+PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|given(?=\s+(?:the|these|those|our|its|their)\s)|(?:since|because|as)(?!\s+when\b)"
                      # a clause about the asker's side with a verb of its own: "since finance is ...", "as we are ...";
                      # one about a named party ("since Harbor Mills is asking ...") names what the question is about
                      r"(?!\s+(?!I\b)(?-i:[A-Z]))"
@@ -210,7 +210,14 @@ def unframed(question: str) -> str:
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4; nor an aside that says what it is not about ("(no competitor in this one)")."""
+    question = _PRECISION.sub(lambda m: "," if m[2] and not m[1] else "", question)  # (", to 1 dp," goes whole)
     return _CLOSING.sub("?", _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question)))))
+
+
+#: How a figure is to be rounded, which says nothing about what is asked: ", to one decimal place", "(to 2 dp)".
+_PRECISION = re.compile(r"(,)?\s*\(?\s*(?:rounded\s+|correct\s+|given\s+)?to\s+(?:one|two|three|a single|[1-3]|the nearest)\s+"
+                        r"(?:decimal(?:\s+places?)?|dp|d\.p\.|significant\s+figures?|whole\s+(?:number|percent)|"
+                        r"(?:tenth|hundredth)\s+of\s+a\s+(?:percent|point))\s*\)?(\s*,)?(?=[\s.;?]|$)", re.I)
 
 
 #: "... in each case? Could you compare the two for me?": a closing request that asks nothing the question did not.

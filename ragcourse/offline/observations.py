@@ -125,8 +125,9 @@ def _same_period(mentioned: list[Period], side: list[Period]) -> bool:
 
 
 _BINDS_FORWARD = re.compile(r"\s*(?:\w+\s+){0,2}?(?:in|for|during|at the end of|by the end of)\s+(?:the\s+)?$")
-_RELATIVE_TO = re.compile(r"\s*(?:on|over|from|versus|vs\.?|than|above|below|ahead of|behind|compared (?:with|to))\s+"
-                          r"(?:the\s+)?$")  # "$0.3M above August": September's lead, not August's figure
+_RELATIVE_TO = re.compile(r"\s*(?:(?:or|,)\s*[$€£]?\d[\d,.]*\s*(?:%|[kmb]n?\b)?\s*)?"  # ("up $0.6M or 3.7% on July")
+                          r"(?:on|over|from|versus|vs\.?|than|above|below|ahead of|behind|compared (?:with|to))\s+"
+                          r"(?:the\s+)?$", re.I)  # "$0.3M above August": September's lead, not August's figure
 
 
 def _number_periods(text: str, start: int, end: int) -> list[Period]:

@@ -2030,6 +2030,10 @@ def _part_of_whole(found: list[tuple[str, int, list[re.Match[str]]]], wanted: se
     return f"{plain_number(number_value(part))} / {plain_number(number_value(total))} * 100"
 
 
+#: Words that place a figure in its period rather than say what it is: "year-end", "month-end", "opening".
+_WHEN_IN_PERIOD = frozenset(terms("year end month quarter week start opening closing beginning"))
+
+
 def _named_share(found: list[tuple[str, re.Match[str]]], part: str, whole: str) -> str | None:
     """``part / whole * 100`` when the question names both: the whole is the amount whose own stretch of its sentence
     names the whole's words best (its sentence counts a quarter, the whole's first word — the one that narrows it,
@@ -2038,7 +2042,8 @@ def _named_share(found: list[tuple[str, re.Match[str]]], part: str, whole: str) 
     def fit(text: str, match: re.Match[str], words: set[str]) -> float:
         return len(words & set(terms(own_stretch(text, match)))) + 0.25 * len(words & set(terms(text)))
 
-    named = [t for t in terms(whole) if t not in anchors(whole)]  # the year scopes the whole; it does not name it
+    # the year scopes the whole and "year-end" dates it: neither names it ("year-end cash" is cash)
+    named = [t for t in terms(whole) if t not in anchors(whole) and t not in _WHEN_IN_PERIOD]
     whole_words, part_words = set(named), set(terms(part))
     scored = [(fit(text, m, whole_words) + 0.5 * bool(set(named[:1]) & set(terms(own_stretch(text, m)))),
                number_value(m[0]), text, m) for text, m in found]

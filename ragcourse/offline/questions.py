@@ -46,6 +46,7 @@ from .dates import (
     resolve_relative,
     spread_over_years,
     target_years,
+    that_period,
 )
 from .framing import (
     CONCESSION,
@@ -1493,7 +1494,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     question = anchor_relative(question)
     # ("last quarter vs the quarter before": the one before is anchored once "last quarter" has a date)
     text = re.sub(r"\s+", " ", anchor_relative(resolve_relative(question, today)) if today else question).strip()
-    text = attach_years(expand_spans(text))
+    text = that_period(attach_years(expand_spans(text)))
     text = re.sub(r"\b((?:19|20)\d{2})\s*(?:->|→)\s*((?:19|20)\d{2})\b", r"from \1 to \2", text)  # "2024 -> 2025"
     text = plainly_asked(unframed(without_remarks(text)))  # (what is said after the question first goes)
     text = _WHOEVER.sub(lambda m: f"{'T' if m[0][0] == 'W' else 't'}he person who", text)  # "whoever runs X"
