@@ -4339,3 +4339,14 @@ def test_a_rise_stated_in_money_and_percent_on_a_month_is_not_that_months_figure
                           "July. Summer tourists bought more than usual.\n\n"
                           "[m7.md] Bakery report — July 2023\nIn July 2023 sales reached $16.2K.")
     assert find_quantity("July 2023", "loaf sales", blocks).text == "$16.2K"
+
+
+@pytest.mark.parametrize(("question", "sides", "searches"), [
+    ("sorry if obvious - by what percentage did ticket sales grow in Q3 2024 compared with the same quarter the year "
+     "before?", ("Q3 2024", "Q3 2023"), ["Q3 2024 ticket sales", "Q3 2023 ticket sales"]),
+    ("How many loaves did we bake in Q4 2024, and how far down is that on Q3 2024? sorry, just trying to get my head "
+     "round the numbers", ("Q4 2024", "Q3 2024"), ["Q4 2024 loaves bake", "Q3 2024 loaves bake"]),
+])
+def test_an_apology_before_or_after_the_question_asks_nothing(question: str, sides: tuple, searches: list[str]):
+    analysed = analyse(question, date(2025, 1, 20))
+    assert analysed.sides == sides and analysed.searches() == searches

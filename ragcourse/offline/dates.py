@@ -283,18 +283,28 @@ _YEAR_AFTER = re.compile(r"\b(Q[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d{2})((?:\s+[A-
                          r"(?!\s*(?:,|and|or|vs\.?|versus|to)\s*(?:19|20)\d{2})")
 
 
-#: "in that quarter", "for that month": a period the question named before, pointed back to.
+#: "in that quarter", "for that month": a period the question named before, pointed back to; "the same quarter 2023":
+#: that quarter in another year.
 _THAT_PERIOD = re.compile(r"\bthat\s+(quarter|month|year)\b(?!-)", re.I)  # (not "that year-end cash")
+_SAME_PERIOD = re.compile(r"\bthe\s+same\s+(quarter|month)\s+(?:of\s+|in\s+)?((?:19|20)\d{2})\b", re.I)
 
 
 def that_period(text: str) -> str:
     """"that quarter" replaced by the one quarter named before it ("the record results of Q3 2024, how does the margin
-    in that quarter compare ..." -> "... in Q3 2024 ..."); left as it is when none or several were named."""
-    def named(m: re.Match[str]) -> str:
-        before = [p for p in find_periods(text[:m.start()]) if p.kind == m[1].lower() and p.year]
-        return before[0].text if len(before) == 1 else m[0]
+    in that quarter compare ..." -> "... in Q3 2024 ..."), "the same quarter 2023" by that quarter of 2023 ("Q3 2024
+    compared with the same quarter 2023" -> "... with Q3 2023"); left as they are when none or several were named."""
+    def before(m: re.Match[str]) -> list[Period]:
+        return list(dict.fromkeys(p for p in find_periods(text[:m.start()]) if p.kind == m[1].lower()))
 
-    return _THAT_PERIOD.sub(named, text)
+    def named(m: re.Match[str]) -> str:
+        found = [p for p in before(m) if p.year]
+        return found[0].text if len(found) == 1 else m[0]
+
+    def same(m: re.Match[str]) -> str:
+        found = {p.number for p in before(m)}
+        return Period(int(m[2]), m[1].lower(), found.pop()).text if len(found) == 1 else m[0]
+
+    return _SAME_PERIOD.sub(same, _THAT_PERIOD.sub(named, text))
 
 
 def attach_years(text: str) -> str:
