@@ -4350,3 +4350,14 @@ def test_a_rise_stated_in_money_and_percent_on_a_month_is_not_that_months_figure
 def test_an_apology_before_or_after_the_question_asks_nothing(question: str, sides: tuple, searches: list[str]):
     analysed = analyse(question, date(2025, 1, 20))
     assert analysed.sides == sides and analysed.searches() == searches
+
+
+def test_a_total_then_how_far_down_on_the_quarter_before_adds_up_each_quarters_months():
+    analysed = analyse("How many loaves did we sell in total in Q4 2023, and how far down is that on Q3 2023?")
+    assert analysed.monthly and analysed.operation == "difference"
+    assert analysed.searches()[:3] == ["October 2023 loaves sell", "November 2023 loaves sell", "December 2023 loaves sell"]
+
+
+def test_what_happened_to_the_asker_before_a_colon_is_no_search_term():
+    analysed = analyse("I joined the choir this month: how many rehearsals a week do new singers attend?")
+    assert all("joined" not in query for query in analysed.searches())

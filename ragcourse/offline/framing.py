@@ -42,7 +42,9 @@ DOING = (r"(?!(?:during|regarding|concerning|following|including|excluding|consi
          r"[a-z]+ing\s+(?:the|a|an|our|my|together|up|on|through)\b")
 #: A clause about the asker that asks nothing: "I'm new on the team and trying to understand the outage".
 PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
-                      r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are)\b|"
+                      r"(?:(?:(?:hi|hello|hey|so|ok|okay)\b[,!]?\s*)?(?:i'm|i am|i was|i've|i have|we're|we are|"
+                      # "I joined this month: ...", "we just moved offices, ...": what happened to the asker
+                      r"(?:i|we)\s+(?:just\s+|only\s+|recently\s+)?(?:joined|started|moved|arrived|transferred|switched))\b|"
                       # "Before I start haggling: ...": when the asker will use the answer
                       r"(?:before|after|while|once) (?:i|we)\b|"
                       # "Can you pull together a one-liner for Ann: ...": what the asker wants made of the answer

@@ -1328,6 +1328,8 @@ _THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situatio
 _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 
 
+#: "how far down is that on Q3?", "how much higher than ...": a later ask that compares with the first.
+_HOW_FAR = re.compile(r"\bhow\s+(?:far|much)\s+(?:down|up|lower|higher|less|more|fewer|bigger|smaller)\b", re.I)
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
 _MONTHS_SUMMED = re.compile(r"\b(?:sum(?:s|med|ming)?|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
                             # "total for each quarter": each quarter added up (from its months, where they are given)
@@ -1683,10 +1685,11 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not sides and operation in ("average", "sum") and len(periods) == 1 and _PER_MONTH.search(text) \
             and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
         sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
+    compared = bool(_COMPARISON.search(text) or _HOW_FAR.search(text))  # ("..., and how far down is that on Q3?")
     monthly = len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out or re.search(  # ("Q4 vs Q3 -
-        r"\btotals?\b", text, re.I) and _COMPARISON.search(text)) and all(  # totals and % drop?": each side's total)
+        r"\btotals?\b", text, re.I) and compared) and all(  # totals and % drop?": each side's total)
         len(months_of(s)) == 3 for s in sides)
-    if operation == "sum" and (spelled_out or monthly and _COMPARISON.search(text)):  # "add up Oct, Nov and Dec and
+    if operation == "sum" and (spelled_out or monthly and compared):  # "add up Oct, Nov and Dec and
         operation = "difference"  # compare with Jul-Sep", "Q4 vs Q3, summing the months: the Q4 total and the
         # decline?": each side is a sum, and the sides are compared
     across = _across(text, sides)
