@@ -4361,3 +4361,13 @@ def test_a_total_then_how_far_down_on_the_quarter_before_adds_up_each_quarters_m
 def test_what_happened_to_the_asker_before_a_colon_is_no_search_term():
     analysed = analyse("I joined the choir this month: how many rehearsals a week do new singers attend?")
     assert all("joined" not in query for query in analysed.searches())
+
+
+def test_the_most_that_could_be_owed_on_an_order_that_came_on_time_is_its_cap():
+    question = "Bloom Florists' big order from January - if it had come really late, what's the most we could've owed?"
+    records = "- BK-0402 · Bloom Florists · placed 2024-01-10 · $12,000 · delivered 2024-01-24"
+    passage = ("[C1] Supply contract — Bloom Florists\nFor each week or part of a week by which a delivery is late, the "
+               "supplier pays 3% of the value of the affected order, up to a maximum of 15% of that order's value.")
+    observed, decision = _orders_run(question, records, passage, calculator=True)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["12000 * 15 / 100"]
+    assert decision.content.startswith("At most: BK-0402 (15% of $12,000 = $1,800) [C1].")

@@ -236,7 +236,8 @@ class Records:
             return f"The listed records come to {self.listed}, {result}% of {self.other}{cited} ({calculation})."
         if self.kind == "penalty":  # "ORD-7 (3 days late: 1 week at 2% of $8,700 = $174); ... come to $406"
             cited = f" [{self.source.label}]" if self.source else ""
-            late = "With the delay asked about" if self.other == "asked" else "Delivered late"  # ("had it come 10 days late")
+            late = {"asked": "With the delay asked about", "ceiling": "At most"}.get(self.other, "Delivered late")
+            # ("had it come 10 days late", "the most we could owe on it")
             return f"{late}: {self.listed}{cited}. The penalties come to ${result} ({calculation})."
         if self.kind == "per unit":
             return f"{self.listed} comes to ${result} per {self.other} ({calculation})."
@@ -316,6 +317,9 @@ def _weekly_rate(text: str) -> tuple[float, bool, bool, int] | None:
     return float(rate[1].rstrip("%")), full_only, bool(_WEEK_BEGUN.search(text)), text.find(rate[0]) + len(rate[0])
 
 
+#: A question about the most that can be owed: "the cap", "the maximum", "at most", "the most we could owe".
+_ASKS_CEILING = re.compile(r"\b(?:ceiling|cap|capped|maximum|max|at most|limit|exposure|the most (?=(?:we|they|you|it)\b))\b",
+                           re.I)
 _PENALTY_CAP = re.compile(r"\b(?:maximum|max\.?|capped\s+at|cap\s+of|not\s+(?:to\s+)?exceed\w*|up\s+to)\s+(?:of\s+)?"
                           r"(\d+(?:\.\d+)?)%", re.I)
 #: The id a listed record opens with: "- ORD-24861 · Sable Rail · placed ...".
@@ -1126,9 +1130,16 @@ class Policy:
         cap = _PENALTY_CAP.search(sentence.text[end:])
         stated = _STATED_DELAY.search(_in_days(self._spoken_text))  # "had ORD-7 come ten days late": that delay, for
         # the records the question names by id (a "$500,000 order" it supposes is none of the listed ones)
+        # "if it had shipped really late, what's the most we could have owed?": the cap, on the order listed
+        ceiling = cap and not stated and len(items) == 1 and _ASKS_CEILING.search(self.question_text)
         terms, lines = [], []
         for item in items:
             late, amount, order = _LATE.search(item), _LISTED_AMOUNT.search(item), _RECORD_ID.match(item)
+            if ceiling and not late and amount and order:  # (a late one owes what its delay costs, its cap said too)
+                value, most = number_value(amount[1]), float(cap[1])
+                terms.append(f"{plain_number(value)} * {plain_number(most)} / 100")
+                lines.append(f"{order[1]} ({plain_number(most)}% of ${value:,.0f} = ${value * most / 100:,.0f})")
+                continue
             if not ((late or stated and order and order[1] in self.question_text) and amount and order):
                 continue
             if stated:
@@ -1141,11 +1152,12 @@ class Policy:
                 continue
             value = number_value(amount[1])
             terms.append(f"{plain_number(value)} * {plain_number(percent)} / 100")
-            capped = f"; at most {plain_number(float(cap[1]))}%, ${value * float(cap[1]) / 100:,.0f}" if cap and re.search(
-                r"\b(?:ceiling|cap|capped|maximum|max|at most|limit|exposure)\b", self.question_text, re.I) else ""
+            capped = f"; at most {plain_number(float(cap[1]))}%, ${value * float(cap[1]) / 100:,.0f}" if cap and \
+                _ASKS_CEILING.search(self.question_text) else ""
             lines.append(f"{order[1]} ({days} day{'s' if days != 1 else ''} late: {weeks} week{'s' if weeks != 1 else ''}"
                          f" at {plain_number(per_week)}% of ${value:,.0f} = ${value * percent / 100:,.0f}{capped})")
-        return Records("penalty", " + ".join(terms), "; ".join(lines), "asked" if stated else "", sentence) if terms else None
+        other = "asked" if stated else "ceiling" if ceiling and not any(_LATE.search(item) for item in items) else ""
+        return Records("penalty", " + ".join(terms), "; ".join(lines), other, sentence) if terms else None
 
     def _by_stated_amount(self, items: list[str]) -> list[str]:
         """"A $1.3M LX-200 order ... what unit price did they pay on that order?": of several listed records, the one
