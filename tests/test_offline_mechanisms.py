@@ -4371,3 +4371,13 @@ def test_the_most_that_could_be_owed_on_an_order_that_came_on_time_is_its_cap():
     observed, decision = _orders_run(question, records, passage, calculator=True)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["12000 * 15 / 100"]
     assert decision.content.startswith("At most: BK-0402 (15% of $12,000 = $1,800) [C1].")
+
+
+def test_when_each_side_ends_is_a_date_to_quote_not_two_numbers_to_subtract():
+    question = "Pell Street vs Harbor Lane - when does each bakery's lease end?"
+    leases = {"Pell Street": "[L1] Lease — Pell Street Bakery\nThe lease is worth $2.9M and ends on 14 September 2026.",
+              "Harbor Lane": "[L2] Lease — Harbor Lane Bakery\nThe lease is worth $3.7M and runs until 31 October 2026."}
+    observed, decision = _run_with_calculator(question, lambda query: next(
+        (text for name, text in leases.items() if name in query), "\n\n".join(leases.values())))
+    assert "compute" not in [name for name, _, _ in observed]
+    assert "14 September 2026" in decision.content and "31 October 2026" in decision.content

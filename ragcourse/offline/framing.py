@@ -213,15 +213,15 @@ def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4; nor an aside that says what it is not about ("(no competitor in this one)"), nor an
     apology that opens it ("sorry if obvious - ...") or how to round the figure ("to one decimal place")."""
-    question = _APOLOGY.sub("", question)
+    question = _OPENER.sub("", question)
     question = _PRECISION.sub(lambda m: "," if m[2] and not m[1] else "", question)  # (", to 1 dp," goes whole)
     return _CLOSING.sub("?", _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question)))))
 
 
 #: An apology that opens the message: "sorry if obvious - ", "Apologies if this is a silly question: " (a plain "sorry,"
-#: opens a long message that buries its question: see ``buried_ask``).
-_APOLOGY = re.compile(r"^\s*(?:sorry|apologies)\s+if\s+(?:this\s+is\s+|it['’]?s\s+|that['’]?s\s+)?(?:(?:a\s+)?(?:dumb|"
-                      r"silly|stupid|basic|naive)(?:\s+question)?|obvious)\s*[-–—:,!.]\s*", re.I)
+#: opens a long message that buries its question: see ``buried_ask``; a label, "quick one:", is read as a preamble).
+_OPENER = re.compile(r"^\s*(?:sorry|apologies)\s+if\s+(?:this\s+is\s+|it['’]?s\s+|that['’]?s\s+)?(?:(?:a\s+)?(?:dumb|"
+                     r"silly|stupid|basic|naive)(?:\s+question)?|obvious)\s*[-–—:,!.]\s*", re.I)
 #: How a figure is to be rounded, which says nothing about what is asked: ", to one decimal place", "(to 2 dp)".
 _PRECISION = re.compile(r"(,)?\s*\(?\s*(?:rounded\s+|correct\s+|given\s+)?to\s+(?:one|two|three|a single|[1-3]|the nearest)\s+"
                         r"(?:decimal(?:\s+places?)?|dp|d\.p\.|significant\s+figures?|whole\s+(?:number|percent)|"

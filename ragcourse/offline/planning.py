@@ -731,6 +731,8 @@ class Policy:
         the extreme side's lead, a share or ratio, else their difference (or percent change)."""
         found = [quantities[side] for side in self.q.sides if side in quantities]
         operation = self.q.operation
+        if not operation:
+            return None  # ("A vs B: when does each term end?": dates, nothing to work out)
         if operation in ("average", "max", "min") and len(found) == len(self.q.sides) > 2 \
                 and len({(x.sentence.text, x.text) for x in found}) == len(found) and len({x.unit for x in found}) == 1:
             if operation == "average":

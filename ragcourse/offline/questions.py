@@ -1047,12 +1047,18 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
             if name in ("max", "min") and (_AMOUNT.search(text) or len(sides) == 2):
                 return "difference"  # "which is larger, and by how much": the gap answers both
             return name
+    if len(sides) >= 2 and _ASKS_WHEN.search(text) and not (asks_number(text) or _AMOUNT.search(text) or total):
+        return ""  # "A vs B - when does each contract's term end?": each side's date, nothing to work out
     if len(sides) >= 2 or total:
         return "sum" if total else "difference"
     if not asks_number(text):
         return ""
     index, _ = closest(text, list(OPERATION_MEANINGS.values()), minimum=0.55)
     return list(OPERATION_MEANINGS)[index] if index >= 0 else ""
+
+
+#: A question about a date: "when does ...", "by what date", "until when".
+_ASKS_WHEN = re.compile(r"\b(?:when|(?:by|on|until|from)\s+(?:what|which)\s+date|what\s+date)\b", re.I)
 
 
 def asks_number(text: str) -> bool:
