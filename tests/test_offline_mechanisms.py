@@ -4381,3 +4381,13 @@ def test_when_each_side_ends_is_a_date_to_quote_not_two_numbers_to_subtract():
         (text for name, text in leases.items() if name in query), "\n\n".join(leases.values())))
     assert "compute" not in [name for name, _, _ in observed]
     assert "14 September 2026" in decision.content and "31 October 2026" in decision.content
+
+
+def test_a_status_said_to_be_included_or_left_out_filters_nothing():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = _orders_tool("open, shipped, delivered, cancelled")
+    question = "Adding up everything Orlo Cycles ordered in January 2024 (open orders included, nothing cancelled), total?"
+    assert "status" not in order_arguments(tool, question, date(2024, 2, 5))
+    assert "status" not in order_arguments(tool, "What did Orlo Cycles order, including the open orders?",
+                                           date(2024, 2, 5))

@@ -353,7 +353,10 @@ MIN_STATUS_MEANING = 0.55
 _NOT = r"\b(?:not|never|(?:has|have|had|is|are|was|were|do|does|did|ca|could|would|wo|should)n'?t)\b"
 #: "net of any cancellations", "excluding returns": what follows is left out, never the records asked for.
 _LEFT_OUT = r"\b(?:not counting|excluding|except|without|other than|apart from|ignoring|leaving out|net of)\s+(?:the\s+|any\s+)?"
-_NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|{_LEFT_OUT})$")
+_NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|{_LEFT_OUT}|\b(?:nothing|no|none)\s+)$")
+#: "open orders included", "including the cancelled ones": a status counted among all the records, not a filter.
+_ALSO_COUNTED = re.compile(r"\b(?:including|incl\.?|plus|as well as)\s+(?:the\s+|any\s+|all\s+)?$")
+_COUNTED_TOO = re.compile(r"\s+(?:[a-z-]+\s+)?(?:included|too|as well|also counted|counted)\b")
 #: "has it arrived yet", "is the order delivered": the status is what is asked, not a filter.
 _YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|are|was|were|did|does|do|will)\s+"
                      r"(?:it|they|this|that|the|my|our|their)\b")  # (after a dictated "um")
@@ -375,6 +378,8 @@ def _status(schema: dict[str, Any], question: str) -> str:
         for m in re.finditer(rf"\b{re.escape(value.replace('_', ' '))}\b", lowered):
             if _NEGATED.search(lowered[:m.start()]):
                 negated.add(value)
+            elif _ALSO_COUNTED.search(lowered[:m.start()]) or _COUNTED_TOO.match(lowered[m.end():]):
+                negated.add(value)  # ("open orders included, nothing cancelled": every record is counted)
             elif re.match(r"\s+yet\b", lowered[m.end():]) or re.search(r"\b(?:whether|if)\b[^,.;?]*$", lowered[:m.start()]):
                 negated.add(value)  # "whether they have been delivered yet": the status is what is asked, not a filter
             elif _ASKED_HOW.search(lowered[:m.start()]):
