@@ -4391,3 +4391,10 @@ def test_a_status_said_to_be_included_or_left_out_filters_nothing():
     assert "status" not in order_arguments(tool, question, date(2024, 2, 5))
     assert "status" not in order_arguments(tool, "What did Orlo Cycles order, including the open orders?",
                                            date(2024, 2, 5))
+
+
+def test_the_noun_after_what_before_does_each_is_the_measure():
+    analysed = analyse("our K-2 kiln vs the Brenner B7: what warranty does each offer, and what firing time does each "
+                       "one need?")
+    assert analysed.sides == ("K-2 kiln", "Brenner B7")
+    assert analysed.measures == ("warranty offer", "firing time need")  # (not "offer": the verb asks for it)

@@ -600,6 +600,9 @@ def _subject(clause: str, sides: list[str]) -> str:
         # "(on) my two utility accounts"
         clause = re.sub(r"\b(?:(?:on|for|of|across)\s+)?(?:my|our|the|these|those)\s+(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                         r"[\w-]+s\b(?!\s+(?:has|have|is|are|was|were)\b)", " ", clause, flags=re.I)
+        # "what accuracy does each claim": the thing asked for, before the verb that asks it, is the measure
+        clause = re.sub(r"\bwhat\s+(?=[a-z][\w-]*\s+(?:does|do|did)\s+(?:each|both|either|they|it)\b)", " ", clause,
+                        flags=re.I)
         clause = re.sub(r"\bwhich\s+of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:two|three|four|both)\s+[^,?]*?"
                         r"(?=,|\s(?:has|have|had|is|are|was|were|does|do|did)\b)|"  # "which of the two sales offices has"
                         r"\b(which|what)\s+[\w-]+\b(?!\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|will)\b)[a-z][\w-]*\s+"
