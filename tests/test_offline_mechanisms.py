@@ -4398,3 +4398,12 @@ def test_the_noun_after_what_before_does_each_is_the_measure():
                        "one need?")
     assert analysed.sides == ("K-2 kiln", "Brenner B7")
     assert analysed.measures == ("warranty offer", "firing time need")  # (not "offer": the verb asks for it)
+
+
+def test_how_many_are_not_part_of_something_takes_the_whole_from_the_documents_when_the_question_gives_none():
+    passage = ("[P1] Pool guide — Lockers\nThe pool has 40 lockers in two rows. From May, 32 lockers are assigned by a "
+               "monthly rota among members who apply at the desk.")
+    observed, decision = _run_with_calculator("How many of the lockers at the pool aren't handed out through the rota?",
+                                              lambda query: passage)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["40 - 32"]
+    assert decision.content.startswith("8 of the 40 lockers are not handed out through the rota")

@@ -108,9 +108,9 @@ from .text import (
 )
 from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_arguments, record_ids, text_arguments
 
-#: "how many of the 180 parking spaces are NOT part of the lottery": a stated whole, the things it counts, and the part
-#: that is left out.
-_NOT_AMONG = re.compile(r"\bhow many of (?:the|our|its|their|those|these)?\s*(?P<whole>\d[\d,]*)\s+(?:[a-z-]+\s+){0,2}?"
+#: "how many of the 180 parking spaces are NOT part of the lottery": a whole (stated, or else found in the documents),
+#: the things it counts, and the part that is left out.
+_NOT_AMONG = re.compile(r"\bhow many of (?:the|our|its|their|those|these)?\s*(?:(?P<whole>\d[\d,]*)\s+)?(?:[a-z-]+\s+){0,2}?"
                         r"(?P<thing>[a-z-]+s)\b[^?]*?\b(?:are|were|is|was)\s*(?:not|n't)\s+(?P<rest>[^?,;]+)", re.I)
 #: A count before the things it counts: "130 spaces", "12 spaces with chargers".
 _COUNTED_NOUN = re.compile(r"\b(\d[\d,]*)\s+(?:[a-z-]+\s+)?([a-z-]+s)\b", re.I)
@@ -1049,17 +1049,24 @@ class Policy:
 
     def remainder_expression(self) -> str | None:
         """For "how many of the 40 lockers are not part of the rota?": the stated whole less the count a quoted
-        sentence gives the part named ("32 lockers are assigned by the rota"): "40 - 32"."""
+        sentence gives the part named ("32 lockers are assigned by the rota"): "40 - 32". Without a stated whole
+        ("how many of the lockers ..."), the whole is the largest count of those things the passages give."""
+        found = self._remainder
+        return f"{plain_number(found[0])} - {plain_number(found[1])}" if found else None
+
+    @cached_property
+    def _remainder(self) -> tuple[float, float, str] | None:
+        """(whole, part, the whole as written) for :meth:`remainder_expression`; worked out once per request."""
         asked = _NOT_AMONG.search(self.question_text)
         if not asked:
             return None
-        whole, noun = number_value(asked["whole"]), stem(asked["thing"].lower())
-        rest = set(terms(asked["rest"])) - {"part"}
-        for sentence in sentences_of(self._passage_blocks):
-            for m in _COUNTED_NOUN.finditer(sentence.text):
-                if stem(m[2].lower()) == noun and rest & sentence.terms and 0 < number_value(m[1]) < whole:
-                    return f"{plain_number(whole)} - {plain_number(number_value(m[1]))}"
-        return None
+        noun, rest = stem(asked["thing"].lower()), set(terms(asked["rest"])) - {"part"}
+        counted = [(number_value(m[1]), m[1], sentence) for sentence in sentences_of(self._passage_blocks)
+                   for m in _COUNTED_NOUN.finditer(sentence.text) if stem(m[2].lower()) == noun]
+        whole = (number_value(asked["whole"]), asked["whole"]) if asked["whole"] else max(
+            ((value, text) for value, text, _ in counted), default=(0.0, ""))
+        part = next((value for value, _, sentence in counted if rest & sentence.terms and 0 < value < whole[0]), None)
+        return (whole[0], part, whole[1]) if part is not None else None
 
     def listed_total(self) -> str | None:
         """For "what was the total value of the orders ...": the sum of the amounts a tool listed, one per item."""
@@ -1853,9 +1860,10 @@ class Policy:
         if call.text in self.share_expressions().values() and calculation_result(call.result or ""):
             return self._share_line(call)
         asked = _NOT_AMONG.search(self.question_text)
-        if asked and call.text == self.remainder_expression() and calculation_result(call.result or ""):
+        if asked and self._remainder and call.text == self.remainder_expression() and calculation_result(call.result or ""):
             left = _grouped(_rounded(calculation_result(call.result or ""), 1))  # "50 of the 180 spaces are not ..."
-            return f"{left} of the {asked['whole']} {asked['thing']} are not {asked['rest'].strip()} ({call.result.strip()})."
+            whole = self._remainder[2]
+            return f"{left} of the {whole} {asked['thing']} are not {asked['rest'].strip()} ({call.result.strip()})."
         converted = next((x for quantities in measured.values() for x in quantities.values()
                           if isinstance(x, ConvertedQuantity) and x.conversion == call.text), None)
         if converted and calculation_result(call.result or ""):  # "€3,990 at the EUR/USD rate of 31 Dec 2024 ..."
