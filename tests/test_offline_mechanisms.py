@@ -4407,3 +4407,9 @@ def test_how_many_are_not_part_of_something_takes_the_whole_from_the_documents_w
                                               lambda query: passage)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["40 - 32"]
     assert decision.content.startswith("8 of the 40 lockers are not handed out through the rota")
+
+
+def test_a_thing_named_by_what_it_is_before_a_dash_is_what_each_part_asks_about():
+    analysed = analyse("The roof repair the school is weighing up - who's the contractor, at what price, and when do the "
+                       "governors next meet to decide?")
+    assert analysed.searches() and all(query.startswith("roof repair school weighing") for query in analysed.searches())

@@ -1651,6 +1651,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     label = _LABEL.match(text)
     topic = key_phrase(_with_years(label[1] or label[2], periods)) if label and len(clauses) >= (
         3 if label[1] else 2) else ""
+    if not topic and dashed and context and not names and len(clauses) >= 2:
+        # "The acquisition the board is weighing up - who's the target, at what price, ...?": the thing before the
+        # dash, named by what it is, is what each part asks about
+        topic = _scene_query(context, today)
     if topic:  # "X tender: by when are bids due, and how is price weighted?": each part is about X
         parts = tuple(dict.fromkeys(p if p.startswith(topic) else f"{topic} {p}" for p in parts if p != topic))
     referring = () if one_question else tuple(f"{part} {scope}".strip() for part in _referring(clauses, periods))
