@@ -4413,3 +4413,17 @@ def test_a_thing_named_by_what_it_is_before_a_dash_is_what_each_part_asks_about(
     analysed = analyse("The roof repair the school is weighing up - who's the contractor, at what price, and when do the "
                        "governors next meet to decide?")
     assert analysed.searches() and all(query.startswith("roof repair school weighing") for query in analysed.searches())
+
+
+def test_an_aside_on_what_the_records_cover_dates_no_order_and_a_share_of_volume_counts_units():
+    from ragcourse.offline.toolbox import order_arguments
+
+    question = ("How many RB-40 boxes and what total value appear for Bloom Florists in the orders system (which covers "
+                "June 2023 to January 2024), and what share of the contracted volume do those units represent?")
+    assert order_arguments(_orders_tool("open, delivered"), question, date(2024, 2, 5)) == {"customer": "Bloom Florists"}
+    records = ("2 orders matching customer 'Bloom Florists' (newest first):\n"
+               "- BK-0207 · Bloom Florists · placed 2024-01-20 · 30 × RB-40 · $600.00 · order status: delivered\n"
+               "- BK-0193 · Bloom Florists · placed 2023-11-02 · 10 × RB-40 · $240.00 · order status: delivered")
+    passage = "[C1] Supply contract — Bloom Florists\nThe supplier shall deliver 200 RB-40 boxes over the term at $20 each."
+    observed, decision = _orders_run(question, records, passage, calculator=True)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["40 / 200 * 100"]

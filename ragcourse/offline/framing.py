@@ -212,8 +212,9 @@ def unframed(question: str) -> str:
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4; nor an aside that says what it is not about ("(no competitor in this one)"), nor an
-    apology that opens it ("sorry if obvious - ...") or how to round the figure ("to one decimal place")."""
-    question = _OPENER.sub("", question)
+    apology that opens it ("sorry if obvious - ..."), how to round the figure ("to one decimal place") or what the
+    records cover ("(which covers June 2024 to January 2025)")."""
+    question = SOURCE_ASIDE.sub(" ", _OPENER.sub("", question))
     question = _PRECISION.sub(lambda m: "," if m[2] and not m[1] else "", question)  # (", to 1 dp," goes whole)
     return _CLOSING.sub("?", _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question)))))
 
@@ -222,6 +223,10 @@ def without_remarks(question: str) -> str:
 #: opens a long message that buries its question: see ``buried_ask``; a label, "quick one:", is read as a preamble).
 _OPENER = re.compile(r"^\s*(?:sorry|apologies)\s+if\s+(?:this\s+is\s+|it['’]?s\s+|that['’]?s\s+)?(?:(?:a\s+)?(?:dumb|"
                      r"silly|stupid|basic|naive)(?:\s+question)?|obvious)\s*[-–—:,!.]\s*", re.I)
+#: An aside that describes where the answer is kept, not what is asked: "(which covers June 2024 to mid-January
+#: 2025)", "(it only goes back to 2023)".
+SOURCE_ASIDE = re.compile(r"\s*\((?:which|that|it|this)\s+(?:only\s+)?(?:covers|spans|runs|starts|holds|contains|goes back|"
+                           r"dates back|begins)\b[^()]*\)")
 #: How a figure is to be rounded, which says nothing about what is asked: ", to one decimal place", "(to 2 dp)".
 _PRECISION = re.compile(r"(,)?\s*\(?\s*(?:rounded\s+|correct\s+|given\s+)?to\s+(?:one|two|three|a single|[1-3]|the nearest)\s+"
                         r"(?:decimal(?:\s+places?)?|dp|d\.p\.|significant\s+figures?|whole\s+(?:number|percent)|"

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .dates import WEEKDAY, expand_spans, period_range, relative_range, resolve_relative
+from .framing import SOURCE_ASIDE
 from .meaning import embed_remembered
 from .text import STOPWORDS, find_periods, stem, word_set
 
@@ -298,6 +299,7 @@ def record_ids(tool: Tool, question: str) -> list[str]:
 def order_arguments(tool: Tool, question: str, today: date | None, record: str = "") -> dict[str, Any]:
     """Arguments for an orders tool, each filled from the question by what the parameter's name says (``record``:
     one of several record ids the question names, each asked on its own, by its id alone)."""
+    question = SOURCE_ASIDE.sub(" ", question)  # ("(which covers June 2024 to January 2025)" dates no order)
     # ("placed last quarter": the quarter before today's, as the calendar names it)
     span = (relative_range(question, today) if today else None) or period_range(
         resolve_relative(question, today) if today else question, today)
