@@ -4300,12 +4300,16 @@ def test_a_sentence_that_names_the_side_only_for_its_address_gives_no_number():
     assert found is not None and found.text == "3"
 
 
+#: Bloom Florists' late-delivery clause: a rate per week or part of a week, and its cap.
+_BLOOM_LATE_CLAUSE = ("[C1] Supply contract — Bloom Florists\nFor each week or part of a week by which a delivery is "
+                      "late, the supplier pays 3% of the value of the affected order, up to a maximum of 15% of that "
+                      "order's value.")
+
+
 def test_an_order_the_question_makes_up_is_looked_up_in_the_contract_not_in_the_records():
     question = "Say a $12,000 delivery to Bloom Florists turns up ten days late. How much do we pay them?"
     records = "- BK-0402 · Bloom Florists · placed 2024-01-10 · $1,200 · delivered 2024-01-24"
-    passage = ("[C1] Supply contract — Bloom Florists\nFor each week or part of a week by which a delivery is late, the "
-               "supplier pays 3% of the value of the affected order, up to a maximum of 15% of that order's value.")
-    observed, decision = _orders_run(question, records, passage, calculator=True)
+    observed, decision = _orders_run(question, records, _BLOOM_LATE_CLAUSE, calculator=True)
     assert "track_orders" not in [name for name, _, _ in observed]
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["2 * 3 / 100 * 12000"]
     assert "BK-0402" not in decision.content
@@ -4366,9 +4370,7 @@ def test_what_happened_to_the_asker_before_a_colon_is_no_search_term():
 def test_the_most_that_could_be_owed_on_an_order_that_came_on_time_is_its_cap():
     question = "Bloom Florists' big order from January - if it had come really late, what's the most we could've owed?"
     records = "- BK-0402 · Bloom Florists · placed 2024-01-10 · $12,000 · delivered 2024-01-24"
-    passage = ("[C1] Supply contract — Bloom Florists\nFor each week or part of a week by which a delivery is late, the "
-               "supplier pays 3% of the value of the affected order, up to a maximum of 15% of that order's value.")
-    observed, decision = _orders_run(question, records, passage, calculator=True)
+    observed, decision = _orders_run(question, records, _BLOOM_LATE_CLAUSE, calculator=True)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["12000 * 15 / 100"]
     assert decision.content.startswith("At most: BK-0402 (15% of $12,000 = $1,800) [C1].")
 

@@ -27,8 +27,7 @@ _DESCRIPTION = re.compile(r"\b(?:the|The)\s+(?P<place>[A-Z][a-z][\w-]*\s+)?(?P<t
                           rf"(?P<head>{'|'.join(sorted(_PARTIES))})\b(?![\w-])")
 #: Legal forms after a company's name: the question, and the records, name the company without them.
 _LEGAL_FORM = re.compile(r"[\s,]+(?:Inc|Ltd|LLC|plc|GmbH|AG|AS|A/S|SA|S\.A|BV|NV|Oy|AB|SpA|Pty|Co|Corp|Sdn Bhd)\.?$")
-#: A name is at least two capitalised words (a single one may be a section heading or a place).
-_NAME = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/.-]*)+")
+_NAME_RUN = re.compile(r"[A-Z][\w&/-]*(?:\s+[A-Z][\w&/-]*)*")
 
 
 @dataclass(frozen=True)
@@ -67,12 +66,14 @@ def _speaks_of(wanted: Sequence[str], block: Block) -> float:
     return sum(1 for t in wanted if t in held or closest_spelling(t, held)) / len(wanted)
 
 
-def _party(title: str) -> str:
-    """The party a title names after the document's kind: "Supply Agreement — Harbour Cranes Ltd (HC-7) — Fees" ->
-    "Harbour Cranes Ltd"."""
-    parts = re.split(r"\s+[—–]\s+|:\s+", title)
-    named = _NAME.match(re.sub(r"\([^)]*\)", " ", parts[1]).strip()) if len(parts) > 1 else None
-    return named[0].strip() if named and named[0].split()[0].lower() not in STOPWORDS else ""
+def title_party(title: str) -> str:
+    """The name a title gives after the document's kind: "Supply Agreement — Harbour Cranes Ltd (HC-7) — Fees" ->
+    "Harbour Cranes Ltd"; a title without such a part gives none, nor does a section heading ("Leave Policy — Annual
+    leave"): a name has two capitalised words at least."""
+    parts = re.split(r"\s+[—–-]\s+|:\s+", title)
+    named = _NAME_RUN.match(re.sub(r"\([^)]*\)", " ", parts[1]).strip()) if len(parts) > 1 else None
+    words = named[0].split() if named else []
+    return named[0] if len(words) > 1 and words[0].lower() not in STOPWORDS else ""
 
 
 def resolve(description: Description, blocks: Sequence[Block]) -> str:
@@ -83,7 +84,7 @@ def resolve(description: Description, blocks: Sequence[Block]) -> str:
     texts = " ".join(b.text for b in blocks)
     best: dict[str, float] = {}
     for block in blocks:
-        name = _party(block.title)
+        name = title_party(block.title)
         if not name or name.split()[0] not in texts or set(terms(name)) <= own_terms():
             continue
         best[name] = max(best.get(name, 0.0), _speaks_of(description.wanted, block))

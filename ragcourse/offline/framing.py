@@ -136,8 +136,10 @@ FOR_USE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may
 #: "What is the size of the market, according to the latest analyst report?": where to look, said last.
 SOURCE_AFTER = re.compile(r",\s*(?:according to|as (?:stated|reported|said) (?:in|by))\s+([^,?]+?)\s*\?\s*$", re.I)
 #: "Given that the ferry carried 900 cars, what ...?", "Given the ferry's record summer, how ...?", "Since we are
-#: moving offices, where ...?": a premise stated before the question (a "since" naming a time, "since March", is the question's period, not a premise).
-PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|given(?=\s+(?:the|these|those|our|its|their)\s)|(?:since|because|as)(?!\s+when\b)"
+#: moving offices, where ...?": a premise stated before the question (a "since" naming a time, "since March", is the
+#: question's period, not a premise).
+PREMISE = re.compile(r"^(?:(?:given|considering|assuming|knowing|now) that|given(?=\s+(?:the|these|those|our|its|their)\s)|"
+                     r"(?:since|because|as)(?!\s+when\b)"
                      # a clause about the asker's side with a verb of its own: "since finance is ...", "as we are ...";
                      # one about a named party ("since Harbor Mills is asking ...") names what the question is about
                      r"(?!\s+(?!I\b)(?-i:[A-Z]))"

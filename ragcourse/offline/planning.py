@@ -54,7 +54,7 @@ from .answering import (
 from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
-from .describing import descriptions, named, resolve
+from .describing import descriptions, named, resolve, title_party
 from .lexicon import COUNT_WORD, MONEY_MEASURES, expected_unit, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
@@ -1290,7 +1290,7 @@ class Policy:
                 return min(beside)[1] if beside else candidates[0][1]
             titles = {block.label: block.title for block in parse_blocks(call.result)}
             for sentence in found:  # "This agreement is governed by Danish law": the agreement's title names the party
-                name = _title_name(titles.get(sentence.label, ""))
+                name = title_party(titles.get(sentence.label, ""))
                 if name and name.lower() not in self.question_text.lower():
                     return name
         return ""
@@ -2105,16 +2105,6 @@ def _counted(text: str, match: re.Match[str]) -> set[str]:
 _POINTS_BACK = re.compile(r"\b(?:this|these|those)\s+[a-z]+|\bthat\s+(?:code|error|one)\b", re.I)
 #: "... of the 1,180 meters" after a number: the whole it is a part of.
 _OF_WHOLE = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+|its\s+)?\d[\d,]*(?:\.\d+)?")
-
-
-def _title_name(title: str) -> str:
-    """The name a title gives after the document's kind: "Supply Agreement — Harbour Cranes Ltd (HC-7) — Fees" ->
-    "Harbour Cranes Ltd"; a title without such a part gives none, nor does a section heading ("Leave Policy — Annual
-    leave"): a name has two capitalised words at least."""
-    parts = re.split(r"\s+[—–-]\s+|:\s+", title)
-    named = _NAME_RUN.match(re.sub(r"\([^)]*\)", " ", parts[1]).strip()) if len(parts) > 1 else None
-    words = named[0].split() if named else []
-    return named[0] if len(words) > 1 and words[0].lower() not in STOPWORDS else ""
 
 
 def _against_plan(text: str) -> tuple[str, str] | None:

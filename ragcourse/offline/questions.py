@@ -1651,7 +1651,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     label = _LABEL.match(text)
     topic = key_phrase(_with_years(label[1] or label[2], periods)) if label and len(clauses) >= (
         3 if label[1] else 2) else ""
-    if not topic and dashed and context and not names and len(clauses) >= 2:
+    if not topic and dashed and context.strip(" .") == dashed[1].strip(" .") and not names and len(clauses) >= 2:
         # "The acquisition the board is weighing up - who's the target, at what price, ...?": the thing before the
         # dash, named by what it is, is what each part asks about
         topic = _scene_query(context, today)

@@ -358,7 +358,7 @@ _LEFT_OUT = r"\b(?:not counting|excluding|except|without|other than|apart from|i
 _NEGATED = re.compile(rf"(?:{_NOT}\s+(?:yet\s+)?(?:been\s+|be\s+)?|{_LEFT_OUT}|\b(?:nothing|no|none)\s+)$")
 #: "open orders included", "including the cancelled ones": a status counted among all the records, not a filter.
 _ALSO_COUNTED = re.compile(r"\b(?:including|incl\.?|plus|as well as)\s+(?:the\s+|any\s+|all\s+)?$")
-_COUNTED_TOO = re.compile(r"\s+(?:[a-z-]+\s+)?(?:included|too|as well|also counted|counted)\b")
+_COUNTED_TOO = re.compile(r"\s+(?:[a-z-]+\s+)?(?:included|too|as well|also counted|counted)(?=\s*(?:[,.;:)?!]|$))")
 #: "has it arrived yet", "is the order delivered": the status is what is asked, not a filter.
 _YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|are|was|were|did|does|do|will)\s+"
                      r"(?:it|they|this|that|the|my|our|their)\b")  # (after a dictated "um")
