@@ -4429,3 +4429,10 @@ def test_an_aside_on_what_the_records_cover_dates_no_order_and_a_share_of_volume
     passage = "[C1] Supply contract — Bloom Florists\nThe supplier shall deliver 200 RB-40 boxes over the term at $20 each."
     observed, decision = _orders_run(question, records, passage, calculator=True)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["40 / 200 * 100"]
+
+
+def test_a_premise_given_as_a_noun_phrase_scopes_but_is_not_the_measure():
+    analysed = analyse("Given the run of weekly declines in visitor numbers reported since March, what were total "
+                       "ticket sales in Q2 2023, and how do they compare with Q1 2023?")
+    assert analysed.sides == ("Q2 2023", "Q1 2023")
+    assert all("declines" not in query and "run" not in query.split() for query in analysed.searches())
