@@ -317,9 +317,8 @@ def _weekly_rate(text: str) -> tuple[float, bool, bool, int] | None:
     return float(rate[1].rstrip("%")), full_only, bool(_WEEK_BEGUN.search(text)), text.find(rate[0]) + len(rate[0])
 
 
-#: A share counted in units, whatever else is asked: "what share of the contracted volume", "do those units represent".
-_SHARE_IN_UNITS = re.compile(r"\b(?:share|proportion|percentage|fraction)\s+of\s+(?:the\s+|their\s+|its\s+)?(?:[\w-]+\s+){0,2}?"
-                             r"(?:volume|quantity|units|number)\b|\b(?:those|these|the)\s+units\s+represent\b", re.I)
+#: Words that make a share one of counted things: "of the contracted volume", "do those units represent".
+_COUNTED_SHARE = frozenset(terms("units volume quantity number count"))
 #: A question about the most that can be owed: "the cap", "the maximum", "at most", "the most we could owe".
 _ASKS_CEILING = re.compile(r"\b(?:ceiling|cap|capped|maximum|max|at most|limit|exposure|the most (?=(?:we|they|you|it)\b))\b",
                            re.I)
@@ -1124,7 +1123,8 @@ class Policy:
             return Records("left", f"{plain_number(whole[0])} - {plain_number(total)}", listed, whole[1],
                            whole[2]) if whole else None
         if self.q.operation == "share":
-            if by_value and units and len({p for _, p in units}) == 1 and _SHARE_IN_UNITS.search(self.q.text):
+            if by_value and units and len({p for _, p in units}) == 1 and _COUNTED_SHARE & set(
+                    terms(" ".join(self.q.share_of))):
                 # ("how many units and what value ..., and what share of the contracted volume are those units?")
                 total, listed = sum(u for u, _ in units), f"{sum(u for u, _ in units):,.0f} × {units[0][1]}"
                 by_value = False

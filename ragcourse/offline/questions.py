@@ -212,7 +212,7 @@ _TOTAL = re.compile(r"\b(total|aggregate|combined|sum|altogether|in all|add(?:ed
 #: An explicit ask for the gap between two values: "how much higher", "how many more weeks", "by how much".
 _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|fewer|higher|lower|bigger|larger|smaller|"
                          r"greater|longer|shorter|cheaper|dearer)\b|\bby how (?:much|many)\b|\b(?:the )?difference\b|\bgap\b|"
-                         r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short)\b", re.I)
+                         r"\bhow far (?:[\w-]+ ){0,3}?(?:below|above|behind|ahead|short|down|up)\b", re.I)
 #: "Rhinmark tender: ..." or "For the Rhinmark tender, ..." names the topic of every part that follows (a label,
 #: not a question of its own).
 _LABEL = re.compile(rf"^((?:(?!\b(?:{WH_WORD}|is|are|does|do|did)\b)"
@@ -1337,8 +1337,6 @@ _THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situatio
 _STATEMENT_NAMES = re.compile(r"(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 
 
-#: "how far down is that on Q3?", "how much higher than ...": a later ask that compares with the first.
-_HOW_FAR = re.compile(r"\bhow\s+(?:far|much)\s+(?:down|up|lower|higher|less|more|fewer|bigger|smaller)\b", re.I)
 #: "q3 vs q4 (sum of the months)", "adding up the monthly figures": each quarter is its months added up.
 _MONTHS_SUMMED = re.compile(r"\b(?:sum(?:s|med|ming)?|add(?:ing|ed)? up|total)\b[^?.;]*\bmonth(?:s|ly)?\b|"
                             # "total for each quarter": each quarter added up (from its months, where they are given)
@@ -1698,7 +1696,7 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not sides and operation in ("average", "sum") and len(periods) == 1 and _PER_MONTH.search(text) \
             and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
         sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
-    compared = bool(_COMPARISON.search(text) or _HOW_FAR.search(text))  # ("..., and how far down is that on Q3?")
+    compared = bool(_COMPARISON.search(text) or _DIFFERENCE.search(text))  # ("..., and how far down is that on Q3?")
     monthly = len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out or re.search(  # ("Q4 vs Q3 -
         r"\btotals?\b", text, re.I) and compared) and all(  # totals and % drop?": each side's total)
         len(months_of(s)) == 3 for s in sides)
