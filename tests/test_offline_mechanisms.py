@@ -4436,3 +4436,25 @@ def test_a_premise_given_as_a_noun_phrase_scopes_but_is_not_the_measure():
                        "ticket sales in Q2 2023, and how do they compare with Q1 2023?")
     assert analysed.sides == ("Q2 2023", "Q1 2023")
     assert all("declines" not in query and "run" not in query.split() for query in analysed.searches())
+
+
+def test_a_code_item_is_quoted_whole_so_what_to_do_comes_with_what_it_means():
+    blocks = [Block("kiln.md", "Kiln manual — Fault codes",
+                    "- K-210: door sensor open on the kiln. Check the latch first. Do not reset the kiln controller: "
+                    "the firing log is lost.\n- K-220: thermocouple fault. Replace the probe.")]
+    chosen = [s.sentence.text for s in select("K-210 what should the potter be told", sentences_of(blocks), 1)]
+    assert chosen[0].startswith("K-210: door sensor open")
+    assert "Check the latch first." in chosen and any(s.startswith("Do not reset") for s in chosen)
+    assert not any("K-220" in s or "probe" in s for s in chosen)
+
+
+def test_from_when_after_a_topic_dash_is_answered_by_the_date_it_takes_effect():
+    from ragcourse.offline.questions import asked_word
+
+    question = "new ferry timetable — from when does it apply and does the harbour guide's boarding rule already fit it?"
+    assert asked_word(question, "new ferry timetable apply") == "when"
+    blocks = [Block("ferry.md", "Harbour board notice",
+                    "The harbour board adopted the new ferry timetable on 3 March 2026. The timetable is published on "
+                    "10 March 2026 and takes effect on 1 May 2026. It replaces the timetable of 2019-11.")]
+    chosen = select("when new ferry timetable apply", sentences_of(blocks), 2)
+    assert any("takes effect on 1 May 2026" in s.sentence.text for s in chosen)

@@ -420,6 +420,15 @@ _ANSWER_SHAPES = (
 _CALENDAR = re.compile(rf"\b(?i:{'|'.join(m for m in MONTHS if m != 'may')})\b|\b(?:19|20)\d{{2}}\b|\d\s+May\b|\bMay\s+\d")
 
 
+#: A question about when something starts to hold: "when does the rule apply", "from when is it in force".
+_ASKS_START = re.compile(r"\b(?:appl(?:y|ies)|start|starts|begin|begins|kicks?\s+in|(?:take|takes)\s+effect|"
+                         r"(?:in|into)\s+(?:force|effect)|effective)\b", re.I)
+#: A sentence that dates a start: "takes effect on 1 July 2025", "in force from March", "effective 1 May 2024".
+_DATED_START = re.compile(rf"\b(?:(?:takes?|took|taken)\s+effect|(?:comes?|came|enters?|entered)\s+into\s+(?:force|effect)|"
+                          rf"in\s+force|effective|appl(?:y|ies)|(?:starts?|started|begins?|began|kicks?\s+in))\s+"
+                          rf"(?:(?:on|from|as\s+of|in)\s+)?(?:\d|(?i:{'|'.join(MONTHS)})\b)", re.I)
+
+
 def has_answer_shape(question: str, sentence: str) -> bool:
     """Whether the sentence holds the kind of thing a "where" or "when" question asks for."""
     return all(shape.search(sentence) for asks, shape in _ANSWER_SHAPES if asks.search(question))
@@ -695,6 +704,8 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         supporting.sort(key=lambda s: not any(defines(code, s.sentence.text) for code in codes))
     if _ANSWER_SHAPES[1][0].search(question):  # "when does the term end?": a date before "90 days before the end"
         supporting.sort(key=lambda s: not _CALENDAR.search(s.sentence.text))
+        if _ASKS_START.search(question):  # "from when does the rule apply?": the date it takes effect, before the
+            supporting.sort(key=lambda s: not _DATED_START.search(s.sentence.text))  # dates it was made or published
     supporting = _about_what_is_asked(question, supporting, sentences)
     if not supporting:
         return []
@@ -714,7 +725,7 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
     chosen += _tail_answer(question, unfiltered, chosen)
     chosen += _each_ask(question, chosen, sentences, exclude)
     causal = CAUSE_TERM in wanted
-    chosen = _with_announced(_with_other_side(chosen, sentences), sentences)
+    chosen = _with_whole_item(_with_announced(_with_other_side(chosen, sentences), sentences), sentences)
     return sorted(_with_gaps_filled(_with_antecedents(chosen, sentences, causal), sentences),
                   key=lambda s: s.sentence.position)
 
@@ -792,6 +803,24 @@ def _with_announced(chosen: list[Scored], sentences: Sequence[Sentence]) -> list
         following = [s for s in sentences[scored.sentence.position + 1:] if s.label == scored.sentence.label][:count]
         result += [Scored(s, scored.score, 0.0, 0.0, 0.0, frozenset()) for s in following if s.position not in taken]
         taken |= {s.position for s in following}
+    return result
+
+
+def _with_whole_item(chosen: list[Scored], sentences: Sequence[Sentence]) -> list[Scored]:
+    """Chosen sentences plus, for one that heads a list item defining a code ("- AG-115: certificate failed."), the
+    item's other sentences: what the code means comes with what to do about it ("Check the time source first. Do
+    not factory-reset the gateway.")."""
+    result, taken = list(chosen), {s.sentence.position for s in chosen}
+    for scored in chosen:
+        head = _CODE_ITEM.match(scored.sentence.text)
+        following = _next_in_passage(scored.sentence, sentences) if head else None
+        for _ in range(3):
+            if not following or _CODE_ITEM.match(following.text) or head[1].lower() not in following.anchors:
+                break
+            if following.position not in taken:
+                result.append(Scored(following, scored.score, 0.0, 0.0, 0.0, frozenset()))
+                taken.add(following.position)
+            following = _next_in_passage(following, sentences)
     return result
 
 

@@ -1313,8 +1313,11 @@ def asked_clause(text: str, part: str) -> str:
 def asked_word(text: str, part: str) -> str:
     """The question word ("when", "where", "who") of the clause of ``text`` that the search ``part`` stands for: a
     part's search drops it, but "when the term expires" is answered by a date, not by any sentence about the term."""
-    asked = re.match(r"(?:and\s+)?(until when|by when|when|where|who|how(?=\s+(?:does|do|did|will|would|can)\s+(?:[\w-]+\s+)"
-                     r"{1,3}?(?:work|works|operate|operates|function|functions)\b))\b", asked_clause(text, part), re.I)
+    # (at the clause's start, or after the dash or colon that ends its topic: "the new rule — from when does it
+    # apply": a date answers it)
+    asked = re.search(r"(?:^|\s[—–-]\s|:\s)\s*(?:and\s+)?(?:(?:from|since)\s+(?=when\b))?(until when|by when|when|where|"
+                      r"who|how(?=\s+(?:does|do|did|will|would|can)\s+(?:[\w-]+\s+){1,3}?(?:work|works|operate|operates|"
+                      r"function|functions)\b))\b", asked_clause(text, part), re.I)
     return asked[1].lower() if asked else ""  # ("how does renewal work": the focus is renewal)
 
 
