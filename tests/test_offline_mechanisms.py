@@ -4458,3 +4458,10 @@ def test_from_when_after_a_topic_dash_is_answered_by_the_date_it_takes_effect():
                     "10 March 2026 and takes effect on 1 May 2026. It replaces the timetable of 2019-11.")]
     chosen = select("when new ferry timetable apply", sentences_of(blocks), 2)
     assert any("takes effect on 1 May 2026" in s.sentence.text for s in chosen)
+
+
+def test_a_yes_no_question_then_which_one_and_what_is_answered_without_endless_recursion():
+    text = _answered("Is there some cancelled ferry from Dunmore in the last weeks? Which one and what route?",
+                     "Ferry log", "The 07:40 ferry from Dunmore to Saltmarsh was cancelled on 3 May because of fog. "
+                     "The 09:10 ferry ran on time.")
+    assert "07:40 ferry from Dunmore to Saltmarsh was cancelled" in text

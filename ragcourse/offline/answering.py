@@ -754,8 +754,10 @@ def _each_ask(question: str, chosen: list[Scored], sentences: Sequence[Sentence]
         return []
     taken, added = {s.sentence.text for s in chosen}, []
     for i, ask in enumerate(asks):
-        own = [s for s in select(ask if i == 0 else f"{scope} {ask}", sentences, limit=1, exclude=exclude)
-               if s.sentence.text not in taken]
+        asked = ask if i == 0 else f"{scope} {ask}"
+        if len(_scope_and_asks(asked)[1]) >= len(asks):  # ("Is there one? Which one": a scope that holds a whole ask
+            continue  # is no narrower question; each ask is answered by one of fewer asks, so this ends)
+        own = [s for s in select(asked, sentences, limit=1, exclude=exclude) if s.sentence.text not in taken]
         best = max(own, key=lambda s: s.score, default=None)
         if best:
             added.append(best)
