@@ -4465,3 +4465,12 @@ def test_a_yes_no_question_then_which_one_and_what_is_answered_without_endless_r
                      "Ferry log", "The 07:40 ferry from Dunmore to Saltmarsh was cancelled on 3 May because of fog. "
                      "The 09:10 ferry ran on time.")
     assert "07:40 ferry from Dunmore to Saltmarsh was cancelled" in text
+
+
+def test_and_also_before_a_second_question_splits_it_and_their_contract_is_the_party_the_first_clause_names():
+    q = analyse("If Harbour Lane Bakery buys all the ovens of its contract at the fixed price, how much is that, and "
+                "also how much is the yearly service fee for all the mixers in the contract?")
+    assert len(q.parts) == 2 and q.parts[1].startswith("Harbour Lane Bakery ") and "service fee" in q.parts[1]
+    assert not q.referring
+    asked = analyse("Which bakery bought the most ovens in 2024, and what does their contract say about service?")
+    assert asked.referring  # a first clause that asks for a name: "their" is its answer

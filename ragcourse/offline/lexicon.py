@@ -106,6 +106,9 @@ def correct(text: str) -> str:
     text = re.sub(r"\bEVs?\b(?=\s+(?:charg\w*|bays?|cars?|points?|spaces?|batter(?:y|ies)|fleet)\b)", "electric-vehicle",
                   text, flags=re.I)
     text = re.sub(r"\b(?:u+m+|u+h+|erm|uhm|hm+)\b,?\s*", "", text, flags=re.I)  # a dictated "so um what ..."
+    # "..., and also how much is ...?": "also" before a second question adds nothing to what is asked
+    text = re.sub(r"\band\s+also\s+(?=(?:how|what|which|who|when|where|why|is|are|was|were|does|do|did|can|has|have)\b)",
+                  "and ", text, flags=re.I)
     return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), spoken_numbers(text))
 
 

@@ -1455,6 +1455,29 @@ def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
 #: "brightwater has 240 gateways in their contract?": a statement checked, and the thing it is about.
 _CHECKED_SUBJECT = re.compile(r"^\s*((?:[\w&-]+\s+){0,2}?[\w&-]+)\s+(?:has|have|is|are|was|were|gets?|got|pays?|paid|"
                               r"owns?|runs?|buys?|bought)\b", re.I)
+#: A party named in full: two or more capitalised words ("Brightwater Utilities", "Harbour Lane Bakery").
+_PARTY_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+#: A clause that asks for a name: what a later "their" means is its answer, not a name it gives.
+_ASKS_NAME = re.compile(r"\b(?:who|whom|whose|which)\b|\bwhat\s+(?:is|was|'s)?\s*(?:the\s+)?(?:name|customer|company|"
+                        r"supplier|party|firm)\b", re.I)
+
+
+def _named_party(clauses: list[str]) -> str:
+    """The one party the first clause names in full, when it asks for no name and a later clause says "their", "its"
+    or "the contract"; else ""."""
+    if len(clauses) < 2 or _ASKS_NAME.search(clauses[0]) or not re.search(
+            r"\b(?:their|its|the\s+(?:contract|agreement))\b", " ".join(clauses[1:]), re.I):
+        return ""
+    names = set()
+    for found in _PARTY_NAME.findall(clauses[0]):  # ("If Brightwater Utilities ...": the sentence's first word is none)
+        words = found.split()
+        while words and words[0].lower() in STOPWORDS:
+            words.pop(0)
+        if len(words) >= 2 and not find_periods(" ".join(words)):
+            names.add(" ".join(words))
+    return names.pop() if len(names) == 1 else ""
+
+
 #: "operating margin (operating income / revenue)": a rate the question defines as one measure over another.
 _FORMULA = re.compile(r"\b(margin|rate|share|ratio|percentage|yield)\s*\(\s*([a-z][a-z -]{1,40}?)\s*/\s*([a-z][a-z -]{1,40}?)\s*\)",
                       re.I)
@@ -1664,6 +1687,12 @@ def analyse(question: str, today: date | None = None) -> Question:
         # answers no name; "their" is the one it names
         named = {p: f"{checked[1]} {p}" for p in referring}
         parts, referring = tuple(named.get(p, p) for p in parts), ()
+    party = _named_party(clauses) if len(parts) >= 2 and not sides and not asks_orders(clauses) else ""  # (an
+    # orders question's later parts are searched with the customer and the product its records give)
+    if party:  # "If Brightwater Utilities buys ..., how much is that, and what does their (or the) contract charge
+        # per gateway?": a first clause that asks for no name gives none; "their" is the party it names
+        parts = (parts[0], *(p if party.lower() in p.lower() else f"{party} {p}" for p in parts[1:]))
+        referring = ()
     if context and not sides and any(_points_back(c, context) for c in clauses) and not find_periods(text) \
             and not _STATEMENT_NAMES.search(context) and not codes:  # (a code names the thing: "the K-9 ... it")  # "One customer pushed its order to 2025. What payment terms
         # does their contract have?", "... showed one error code. What does the manual say about that code?"
