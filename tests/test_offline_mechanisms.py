@@ -4474,3 +4474,13 @@ def test_and_also_before_a_second_question_splits_it_and_their_contract_is_the_p
     assert not q.referring
     asked = analyse("Which bakery bought the most ovens in 2024, and what does their contract say about service?")
     assert asked.referring  # a first clause that asks for a name: "their" is its answer
+
+
+@pytest.mark.parametrize("question", [
+    "Under the harbour berthing policy in force since 1 March 2024, how many hours may a yacht stay on the visitor "
+    "pontoon?",
+    "Given the berthing rules effective 2 May 2024, how many hours may a yacht stay on the visitor pontoon?"])
+def test_since_when_a_named_document_holds_dates_nothing_the_answer_must_be_about(question):
+    text = _answered(question, "Harbour berthing policy", "A yacht may stay on the visitor pontoon for up to 48 hours. "
+                     "Longer stays need the harbour master's approval.")
+    assert "up to 48 hours" in text

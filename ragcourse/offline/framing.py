@@ -214,9 +214,10 @@ def unframed(question: str) -> str:
 def without_remarks(question: str) -> str:
     """The question without what is said after it about why it is asked: "... over Q4? Just need the number for a
     model." asks only about Q4; nor an aside that says what it is not about ("(no competitor in this one)"), nor an
-    apology that opens it ("sorry if obvious - ..."), how to round the figure ("to one decimal place") or what the
-    records cover ("(which covers June 2024 to January 2025)")."""
-    question = SOURCE_ASIDE.sub(" ", _OPENER.sub("", question))
+    apology that opens it ("sorry if obvious - ..."), how to round the figure ("to one decimal place"), what the
+    records cover ("(which covers June 2024 to January 2025)") or since when the document asked about holds ("the
+    leave policy in force since 1 March 2024")."""
+    question = _DATED_DOCUMENT.sub(r"\1", SOURCE_ASIDE.sub(" ", _OPENER.sub("", question)))
     question = _PRECISION.sub(lambda m: "," if m[2] and not m[1] else "", question)  # (", to 1 dp," goes whole)
     return _CLOSING.sub("?", _GOOD_ENOUGH.sub("", _PURPOSE.sub("?", _REMARK.sub("?", _NOT_ABOUT.sub(" ", question)))))
 
@@ -229,6 +230,13 @@ _OPENER = re.compile(r"^\s*(?:sorry|apologies)\s+if\s+(?:this\s+is\s+|it['’]?s
 #: 2025)", "(it only goes back to 2023)".
 SOURCE_ASIDE = re.compile(r"\s*\((?:which|that|it|this)\s+(?:only\s+)?(?:covers|spans|runs|starts|holds|contains|goes back|"
                            r"dates back|begins)\b[^()]*\)")
+_DAY = rf"(?:\d{{1,2}}\s+(?:{'|'.join(MONTHS)})\s+\d{{4}}|(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})"
+#: Since when a document holds, which picks the document and dates nothing asked of it: "the leave policy in force
+#: since 1 March 2024", "the procurement policy effective 2 May 2024", "the handbook dated June 2023".
+_DATED_DOCUMENT = re.compile(rf"\b((?:policy|policies|agreement|contract|rules?|guidelines?|handbook|manual|procedure|"
+                             rf"regulations?|terms|code of conduct))\s*,?\s+(?:(?:that|which)\s+(?:is|was|has\s+been)\s+)?"
+                             rf"(?:in\s+force|in\s+effect|effective|valid|applicable|dated|issued)\s+"
+                             rf"(?:(?:since|from|as\s+of|on)\s+)?{_DAY}(?=[\s,])", re.I)
 #: How a figure is to be rounded, which says nothing about what is asked: ", to one decimal place", "(to 2 dp)".
 _PRECISION = re.compile(r"(,)?\s*\(?\s*(?:rounded\s+|correct\s+|given\s+)?to\s+(?:one|two|three|a single|[1-3]|the nearest)\s+"
                         r"(?:decimal(?:\s+places?)?|dp|d\.p\.|significant\s+figures?|whole\s+(?:number|percent)|"
