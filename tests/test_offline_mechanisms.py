@@ -4484,3 +4484,18 @@ def test_since_when_a_named_document_holds_dates_nothing_the_answer_must_be_abou
     text = _answered(question, "Harbour berthing policy", "A yacht may stay on the visitor pontoon for up to 48 hours. "
                      "Longer stays need the harbour master's approval.")
     assert "up to 48 hours" in text
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # (the passage does not say when the alarm sounds: the first ask is still answered, not refused for want of a
+    # length of time)
+    ("What is the minimum locker code length and after how long must the boathouse alarm sound?",
+     ["at least 6 digits long"]),
+    ("What's the address of the rowing club, and roughly how many boats does it keep?",
+     ["Address: 4 Weir Lane", "about 30 boats"]),
+])
+def test_a_second_ask_after_a_preposition_or_a_hedge_is_asked_on_its_own(question, expected):
+    text = _answered(question, "Rowing club handbook",
+                     "Address: 4 Weir Lane, Dunmore. Locker codes must be at least 6 digits long. A novice must pass "
+                     "the swim test within 3 weeks of joining. The club keeps about 30 boats in its boathouse.")
+    assert all(e in text for e in expected)

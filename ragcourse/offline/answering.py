@@ -597,7 +597,9 @@ _REQUESTED = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:verify|confirm|state|gi
 
 
 #: Where a second ask begins: "..., and how long ...?", "...? How much ...?".
-_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:how|what|which|who|when|where|why)\b)", re.I)
+_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:(?:roughly|approximately|about|exactly|precisely|briefly)\s+)?"
+                   r"(?:(?:by|until|from|for|to|in|at|on|under|after|within|before)\s+)?(?:how|what|which|who|when|where|"
+                   r"why)\b)", re.I)  # ("..., and after how long must ...?", "..., and roughly how many ...?")
 
 
 def figure_asked(question: str) -> str:
