@@ -4499,3 +4499,9 @@ def test_a_second_ask_after_a_preposition_or_a_hedge_is_asked_on_its_own(questio
                      "Address: 4 Weir Lane, Dunmore. Locker codes must be at least 6 digits long. A novice must pass "
                      "the swim test within 3 weeks of joining. The club keeps about 30 boats in its boathouse.")
     assert all(e in text for e in expected)
+
+
+def test_a_placeholder_noun_is_not_what_the_answer_must_speak_of():
+    text = _answered("The kiln keeps flagging K-44 — what's the thing to check?", "Kiln manual — Fault codes",
+                     "- K-43: element open — check the wiring.\n- K-44: vent blocked — check the chimney damper.")
+    assert "K-44: vent blocked — check the chimney damper" in text

@@ -487,7 +487,8 @@ _QUESTION_NAME = re.compile(r"(?<=[a-z,] )(?![A-Z]{2,3}\b)[A-Z][\w&-]+")
 _SHAPE_WORDS = frozenset(terms("time date day year month kind type sort one way amount number percent percentage share "
                                "proportion role process purpose benefit limitation implication responsibility "
                                "protection impact effect requirement option step rule financial main key headline deadline cap limit "
-                               "maximum minimum figure statistic stat duration length"))
+                               "maximum minimum figure statistic stat duration length "
+                               "thing stuff bit"))  # (... and a placeholder: "what's the thing to check?")
 
 
 def asked_focus(question: str) -> str:
