@@ -4505,3 +4505,11 @@ def test_a_placeholder_noun_is_not_what_the_answer_must_speak_of():
     text = _answered("The kiln keeps flagging K-44 — what's the thing to check?", "Kiln manual — Fault codes",
                      "- K-43: element open — check the wiring.\n- K-44: vent blocked — check the chimney damper.")
     assert "K-44: vent blocked — check the chimney damper" in text
+
+
+def test_the_reasons_are_searched_with_the_measures_one_word_name_and_for_the_weight_of_each_cause_when_asked():
+    query = analyse("Why did the bakery's order intake fall from May to August 2025, and how much did each cause "
+                    "weigh?").cause_query()
+    assert "bookings" in query.split() and query.endswith("relative weight of each cause")
+    assert "weight" not in analyse("Why did the bakery's order intake fall from May to August 2025, and how much did "
+                                   "the flour cost?").cause_query()

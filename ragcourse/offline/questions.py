@@ -457,7 +457,12 @@ class Question:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
         latest = sorted(self.periods, key=Period.sort_key)[-1:] if len(self.sides) == 2 else self.periods
         change = direction or self.direction or ("change" if self.comparison else "")
-        words = [period_phrase(list(latest)), self.subject, change, self.source]
+        # (a measure of several words that business writing also names in one is searched with that word too:
+        # "order intake" and "bookings", as for each side)
+        other = next((w for w in same_measure(self.subject)[:1] if len(w.split()) < len(self.subject.split())), "")
+        other = " ".join(word for word in other.split() if word not in self.subject.split())
+        weights = "relative weight of each cause" if _ASKS_CAUSE_WEIGHT.search(self.text) else ""
+        words = [period_phrase(list(latest)), self.subject, other, change, self.source, weights]
         return "reasons for the " + " ".join(w for w in words if w)
 
     def source_queries(self) -> list[tuple[str, bool]]:
@@ -1456,6 +1461,13 @@ def _referring(clauses: list[str], periods: list[Period]) -> list[str]:
 #: "brightwater has 240 gateways in their contract?": a statement checked, and the thing it is about.
 _CHECKED_SUBJECT = re.compile(r"^\s*((?:[\w&-]+\s+){0,2}?[\w&-]+)\s+(?:has|have|is|are|was|were|gets?|got|pays?|paid|"
                               r"owns?|runs?|buys?|bought)\b", re.I)
+#: How much each cause counted: "how much did each cause weigh", "what relative weight does it give each", "how
+#: did the review apportion responsibility among the causes", "how much of it does each cause explain".
+_ASKS_CAUSE_WEIGHT = re.compile(r"\b(?:what\s+(?:relative\s+)?(?:weight|share|proportion)|apportion\w*|weigh\w*)\b[^?]*"
+                                r"\b(?:each|every|among)\b|"
+                                r"\bhow much\b[^?]*\b(?:each|every)\s+(?:of\s+(?:the|them)\s+)?(?:cause|reason|factor|driver)s?\b|"
+                                r"\b(?:each|every)\s+(?:cause|reason|factor|driver)\b[^?]*\b(?:weigh\w*|explain\w*|"
+                                r"contribut\w*|account\w*\s+for)\b", re.I)
 #: A party named in full: two or more capitalised words ("Brightwater Utilities", "Harbour Lane Bakery").
 _PARTY_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 #: A clause that asks for a name: what a later "their" means is its answer, not a name it gives.
