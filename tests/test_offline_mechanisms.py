@@ -4513,3 +4513,12 @@ def test_the_reasons_are_searched_with_the_measures_one_word_name_and_for_the_we
     assert "bookings" in query.split() and query.endswith("relative weight of each cause")
     assert "weight" not in analyse("Why did the bakery's order intake fall from May to August 2025, and how much did "
                                    "the flour cost?").cause_query()
+
+
+def test_how_many_are_not_in_a_group_is_worked_out_beside_another_figure_of_the_same_question():
+    passage = ("[M1] Marina berth memo\nThe marina has 60 berths. From 1 May, 45 berths are allocated by a seasonal "
+               "lottery among members. The remaining berths are reserved for visitors and the harbour launch.")
+    observed, _ = _run_with_calculator("In the marina, how many berths are reserved and not in the lottery, and what "
+                                       "percent of all the berths goes to the lottery?", lambda query: passage)
+    expressions = [args["expression"] for name, args, _ in observed if name == "compute"]
+    assert "60 - 45" in expressions and "45 / 60 * 100" in expressions

@@ -110,8 +110,9 @@ from .toolbox import CUSTOMER_KEY, Tool, classify, customer_name, order_argument
 
 #: "how many of the 180 parking spaces are NOT part of the lottery": a whole (stated, or else found in the documents),
 #: the things it counts, and the part that is left out.
-_NOT_AMONG = re.compile(r"\bhow many of (?:the|our|its|their|those|these)?\s*(?:(?P<whole>\d[\d,]*)\s+)?(?:[a-z-]+\s+){0,2}?"
-                        r"(?P<thing>[a-z-]+s)\b[^?]*?\b(?:are|were|is|was)\s*(?:not|n't)\s+(?P<rest>[^?,;]+)", re.I)
+_NOT_AMONG = re.compile(r"\bhow many (?:of (?:the|our|its|their|those|these)?\s*)?(?:(?P<whole>\d[\d,]*)\s+)?(?:[a-z-]+\s+){0,2}?"
+                        r"(?P<thing>[a-z-]+s)\b[^?]*?\b(?:are|were|is|was)\s*(?:[a-z]+\s+and\s+)?(?:not|n't)\s+"
+                        r"(?P<rest>[^?,;]+)", re.I)  # ("how many spaces are reserved and not in the lottery")
 #: A count before the things it counts: "130 spaces", "12 spaces with chargers".
 _COUNTED_NOUN = re.compile(r"\b(\d[\d,]*)\s+(?:[a-z-]+\s+)?([a-z-]+s)\b", re.I)
 
@@ -1509,8 +1510,11 @@ class Policy:
             rated = self.rate_expression() if calculator and expression and self._rate_product \
                 and self._rate_product[3].startswith("the records list") else None
             later = self.later_shares() if calculator and expression else []
-            return planned + [(calculator, text_arguments(calculator, e)) for e in dict.fromkeys([expression, rated, *later])
-                              if e]
+            # "how many spaces are not in the lottery, and what percent go to it?": the remainder too, whatever
+            # the first figure worked out
+            remainder = self.remainder_expression() if calculator and expression else None
+            return planned + [(calculator, text_arguments(calculator, e))
+                              for e in dict.fromkeys([expression, rated, *later, remainder]) if e]
         done = self.made
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined
