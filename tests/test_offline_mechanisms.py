@@ -4522,3 +4522,13 @@ def test_how_many_are_not_in_a_group_is_worked_out_beside_another_figure_of_the_
                                        "percent of all the berths goes to the lottery?", lambda query: passage)
     expressions = [args["expression"] for name, args, _ in observed if name == "compute"]
     assert "60 - 45" in expressions and "45 / 60 * 100" in expressions
+
+
+def test_a_status_word_used_as_a_verb_with_its_object_asks_who_did_it_and_filters_nothing():
+    from ragcourse.offline.toolbox import order_arguments
+
+    tool = _orders_tool("pending, dispatched, delivered")
+    question = "The big tulip order of Bloom Florists in May, which courier dispatched it and when did it arrive?"
+    assert "status" not in order_arguments(tool, question, date(2024, 6, 5))
+    assert order_arguments(tool, "Which dispatched orders does Bloom Florists have?", date(2024, 6, 5))["status"] == \
+        "dispatched"

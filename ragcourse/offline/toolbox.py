@@ -365,6 +365,8 @@ _YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|
 
 
 #: "how was it shipped", "when were they delivered": how or when a record got there is asked, not a filter on status.
+#: A status word used as a verb with its object after it: "which carrier shipped it", "who delivered the order".
+_DONE_TO = re.compile(r"\s+(?:it|them|this|that|these|those|the|their|its|our)\b")
 _ASKED_HOW = re.compile(r"\b(?:how|when|where|by whom)\s+(?:was|were|is|are|has|have|had|did|will)\s+"
                         r"(?:it|they|this|that|(?:the|their|its|our)\s+[\w-]+)\s+(?:been\s+|be\s+)?$")
 
@@ -384,8 +386,9 @@ def _status(schema: dict[str, Any], question: str) -> str:
                 negated.add(value)  # ("open orders included, nothing cancelled": every record is counted)
             elif re.match(r"\s+yet\b", lowered[m.end():]) or re.search(r"\b(?:whether|if)\b[^,.;?]*$", lowered[:m.start()]):
                 negated.add(value)  # "whether they have been delivered yet": the status is what is asked, not a filter
-            elif _ASKED_HOW.search(lowered[:m.start()]):
-                negated.add(value)  # "how was it shipped?": the carrier or date is asked, not a filter
+            elif _ASKED_HOW.search(lowered[:m.start()]) or _DONE_TO.match(lowered[m.end():]):
+                negated.add(value)  # "how was it shipped?", "which carrier shipped it?": the carrier or date is
+                # asked, not a filter
             elif re.search(r"\b(?:count|total|aggregate|sum|number)\b[^?]*\bhow many\b[^,;?]*$", lowered[:m.start()]):
                 return ""  # "the count of orders, their total, and how many are delivered": counted among all the
                 # records, not a filter on them
