@@ -246,6 +246,8 @@ _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:roughly|approximately|about
                          r"(?:what|who|when|where|which|how|why|is|are|does|do|did|can|should|must)\b)|"
                          # "when does the term end, what happens afterwards, and ...": a list of questions
                          r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)|"
+                         # "What is X, who leads Y, and who leads Z?": a question in a list that ends ", and who ..."
+                         r",\s+(?=(?:who|which)\s+[a-z]+\b[^?]*,\s+and\s+(?:what|who|when|where|which|how|why)\b)|"
                          r",\s+(?=(?:does|do|did|is|are|was|were|can|will|would|should|has|have)\s+(?:it|they|we|this|that)\s+\w)|"
                          # "Name the X, and say after how many days ...": a quiz's second instruction
                          r",?\s+and\s+(?:say|state|give|name|confirm)\s+(?=(?:\w+\s+)?(?:the|its|his|her|their|which|what|who|when|"
@@ -1338,7 +1340,7 @@ _ZERO_RELATIVE = re.compile(r"\b((?:the|our)\s+[a-z][\w-]*)\s+(?=(?:the|our|a|an
                             r"[a-z]+ed\b)", re.I)
 #: "Whoever owns X - what ...": the person who owns X.
 _WHOEVER = re.compile(r"\b[Ww]hoever\b")
-_BACK_REFERENCE = re.compile(r"\b(its|their|it|there|them|they|both)\b|\beach\b(?!\s+(?:year|month|week|day|quarter)\b)|"
+_BACK_REFERENCE = re.compile(r"\b(its|their|(?-i:it|It)|there|them|they|both)\b|\beach\b(?!\s+(?:year|month|week|day|quarter)\b)|"
                              r"\b(?:is|was|are|were) (?:that|this)\b", re.I)  # ("each year" is a rate, not "each of them")
 #: "... for that kind of ticket": the kind is the one the statement describes; its words belong in the search.
 _THAT_KIND = re.compile(r"\b(?:that|this|such)\s+(?:kind|type|sort|case|situation)\b", re.I)
@@ -1716,8 +1718,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     if not (sides or bridge or context and not scene_only) and re.search(r"\s[-–—]\s|,\s*(?:who|what|which|when|where|how)\b", text):
         text = _ZERO_RELATIVE.sub(r"\1 that ", text)  # "the deal the CEO flagged - who owns it?": the deal that ...
     relative = _RELATIVE.search(text) if not (sides or bridge or context and not scene_only) else None
-    if relative and referring and relative.start() > 0:
-        relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain
+    first_split = _PART_SPLIT.search(text.rstrip(" ?"))
+    if relative and (referring and relative.start() > 0 or first_split and relative.start() > first_split.end()):
+        relative = None  # "which office runs the plant whose ..., and what is its address?": parts already chain;
+        # "What is X, who leads the team that owns Y, and ...?": the clause is one ask among others
     if relative:  # "where is the supplier that delivered the flour late located?": find the supplier, then ask
         # "the city where the kick-off was held in January - how many staff work there?": its verb ends at the dash
         held = re.match(r"\s+(?:is|was|are|were)\s+[^,?;:—–]*?(?=\s[-–—]\s)", text[relative.end():], re.I)
