@@ -246,8 +246,6 @@ _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:roughly|approximately|about
                          r"(?:what|who|when|where|which|how|why|is|are|does|do|did|can|should|must)\b)|"
                          # "when does the term end, what happens afterwards, and ...": a list of questions
                          r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)|"
-                         # "What is X, who leads Y, and who leads Z?": a question in a list that ends ", and who ..."
-                         r",\s+(?=(?:who|which)\s+[a-z]+\b[^?]*,\s+and\s+(?:what|who|when|where|which|how|why)\b)|"
                          r",\s+(?=(?:does|do|did|is|are|was|were|can|will|would|should|has|have)\s+(?:it|they|we|this|that)\s+\w)|"
                          # "Name the X, and say after how many days ...": a quiz's second instruction
                          r",?\s+and\s+(?:say|state|give|name|confirm)\s+(?=(?:\w+\s+)?(?:the|its|his|her|their|which|what|who|when|"
