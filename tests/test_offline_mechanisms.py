@@ -4539,3 +4539,9 @@ def test_a_relative_clause_in_a_later_ask_is_that_asks_own_and_an_acronym_it_poi
     assert q.parts == ("opening time cafe", "runs kitchen team owns menu") and not q.referring
     assert not analyse("What is the opening time of the cafe, and who runs the IT help desk?").referring
     assert analyse("What is the cafe's opening time, and who fixes it when the till breaks?").referring
+
+
+def test_a_how_much_after_a_comma_with_its_own_subject_is_an_ask_of_its_own():
+    q = analyse("The bakery we want to buy in Project Wren, how many ovens it has, how much we offer, and when is the "
+                "deal due?")
+    assert any(p.endswith("ovens") for p in q.parts) and any(p.endswith("offer") for p in q.parts)

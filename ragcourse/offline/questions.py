@@ -246,6 +246,7 @@ _PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:roughly|approximately|about
                          r"(?:what|who|when|where|which|how|why|is|are|does|do|did|can|should|must)\b)|"
                          # "when does the term end, what happens afterwards, and ...": a list of questions
                          r",\s+(?=(?:what|when|where|how|why)\s+(?:is|are|was|were|does|do|did|happens?|happened|will|can|should|must)\b)|"
+                         r",\s+(?=how\s+(?:much|many)\s+(?:[\w-]+\s+){0,2}?(?:we|they|you|it|he|she|i)\s)|"  # (", how much we offer")
                          r",\s+(?=(?:does|do|did|is|are|was|were|can|will|would|should|has|have)\s+(?:it|they|we|this|that)\s+\w)|"
                          # "Name the X, and say after how many days ...": a quiz's second instruction
                          r",?\s+and\s+(?:say|state|give|name|confirm)\s+(?=(?:\w+\s+)?(?:the|its|his|her|their|which|what|who|when|"
