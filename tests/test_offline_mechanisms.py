@@ -4545,3 +4545,15 @@ def test_a_how_much_after_a_comma_with_its_own_subject_is_an_ask_of_its_own():
     q = analyse("The bakery we want to buy in Project Wren, how many ovens it has, how much we offer, and when is the "
                 "deal due?")
     assert any(p.endswith("ovens") for p in q.parts) and any(p.endswith("offer") for p in q.parts)
+
+
+def test_a_review_names_each_agreement_it_covers_by_its_title_and_reference():
+    agreement = ("[harbour.md] Crane Hire Agreement — Saltmarsh Harbour Ltd (HC-2024-07) — Liability\n"
+                 "The Supplier's liability under this agreement is unlimited. The Customer's liability is capped at "
+                 "$10,000.")
+    checklist = ("[check.md] Contract Review Checklist — Liability\nRed flag: unlimited or uncapped supplier "
+                 "liability.")
+    _, decision = _run_with_calculator("Does the Saltmarsh Harbour crane hire agreement contain red flags under the "
+                                       "checklist?", lambda query: checklist if query.startswith("checklist")
+                                       else f"{agreement}\n\n{checklist}")
+    assert decision.content.startswith("Reviewed: Crane Hire Agreement — Saltmarsh Harbour Ltd (HC-2024-07) [harbour.md].")

@@ -1646,8 +1646,8 @@ class Policy:
                     c.name == call.name and c.result and not _lists_nothing(c.result) for c in self.calls)):
                 # an empty reply says nothing once another call of that tool listed something
                 extra.append(f"The {call.name} tool reports: {_shorten(call.result, 1500)}")
-        lead = self._across_verdict() + lead + self._referent_line(sentences) + self._calendar_lines(sentences) \
-            + self._delivery_lines(sentences)
+        lead = self._reviewed_lines() + self._across_verdict() + lead + self._referent_line(sentences) \
+            + self._calendar_lines(sentences) + self._delivery_lines(sentences)
         sentences += self._operand_sentences(sentences)
         missing = [m for m in missing if m not in answered and not from_sources]  # (each named document answered)
         plain = not (lead or q.comparison or q.cause)
@@ -1660,6 +1660,21 @@ class Policy:
         if missing:
             extra.append(f"I could not find {'; '.join(dict.fromkeys(missing))} in the documents available to you.")
         return compose(sentences, [e for e in extra if e], [line for line in lead if line]) or REFUSAL
+
+    def _reviewed_lines(self) -> list[str]:
+        """For a review of agreements: each agreement reviewed, by its document's title, which carries its kind and
+        its reference ("Master Supply Agreement — Harbour Cranes Ltd (HC-2024-7)"), so the findings can be filed."""
+        if not self.q.reviewed:
+            return []
+        wanted, lines, seen = set(terms(self.q.reviewed)), [], set()
+        for block in self._passage_blocks:
+            party = set(terms(title_party(block.title)))
+            if block.label in seen or not party or len(party & wanted) < min(2, len(party)):
+                continue
+            seen.add(block.label)
+            document = " — ".join(re.split(r"\s+—\s+", block.title)[:2])
+            lines.append(f"Reviewed: {document} [{block.label}].")
+        return lines
 
     def _delivery_lines(self, sentences: list[Sentence]) -> list[str]:
         """For "was it delivered within the lead time?": each listed order's days from placing to delivery, held
