@@ -4557,3 +4557,11 @@ def test_a_review_names_each_agreement_it_covers_by_its_title_and_reference():
                                        "checklist?", lambda query: checklist if query.startswith("checklist")
                                        else f"{agreement}\n\n{checklist}")
     assert decision.content.startswith("Reviewed: Crane Hire Agreement — Saltmarsh Harbour Ltd (HC-2024-07) [harbour.md].")
+
+
+def test_a_later_ask_that_names_its_own_subject_is_not_held_to_the_code_a_premise_names():
+    blocks = [Block("kiln.md", "Kiln manual — Fault codes", "- K-210: door sensor open. Check the latch first."),
+              Block("kiln.md", "Kiln manual — Technical data", "Supply: 230 V. Firing log: 90 days of records.")]
+    text = answer("Given that the kiln may show fault K-210, what does that code mean, and for how long does the kiln "
+                  "keep its firing log?", blocks)
+    assert "K-210: door sensor open" in text and "Firing log: 90 days of records" in text

@@ -743,6 +743,8 @@ def _with_gaps_filled(chosen: list[Scored], sentences: Sequence[Sentence]) -> li
     return chosen + [Scored(g, 0.0, 0.0, 0.0, 0.0, frozenset()) for g in gaps]
 
 
+#: A premise said before the asks: "Given that ...", "In light of ...", "Considering ...".
+_PREMISE = re.compile(r"\s*(?:given|in light of|considering|bearing in mind)\b", re.I)
 #: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
 _TAIL_QUESTION = re.compile(r"(?:,|\band\b|;)\s*((?:until|till|since|by|from)\s+when|when|where|who)\b[^,;?]*\??\s*$",
                             re.I)
@@ -761,6 +763,9 @@ def _each_ask(question: str, chosen: list[Scored], sentences: Sequence[Sentence]
         if len(_scope_and_asks(asked)[1]) >= len(asks):  # ("Is there one? Which one": a scope that holds a whole ask
             continue  # is no narrower question; each ask is answered by one of fewer asks, so this ends)
         own = [s for s in select(asked, sentences, limit=1, exclude=exclude) if s.sentence.text not in taken]
+        if not own and i and _PREMISE.match(scope):  # "Given that X shows AG-115, ..., and how long can the gateway
+            # buffer data?": a premise's names scope the asks about it, not one that names its own subject
+            own = [s for s in select(ask, sentences, limit=1, exclude=exclude) if s.sentence.text not in taken]
         best = max(own, key=lambda s: s.score, default=None)
         if best:
             added.append(best)
