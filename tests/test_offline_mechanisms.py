@@ -4565,3 +4565,16 @@ def test_a_later_ask_that_names_its_own_subject_is_not_held_to_the_code_a_premis
     text = answer("Given that the kiln may show fault K-210, what does that code mean, and for how long does the kiln "
                   "keep its firing log?", blocks)
     assert "K-210: door sensor open" in text and "Firing log: 90 days of records" in text
+
+
+def test_a_later_ask_is_not_held_to_the_words_of_the_scene_said_before_the_asks():
+    from ragcourse.offline.answering import _each_ask
+
+    blocks = [Block("conduct.md", "Code of conduct — Gifts and hospitality", "Teachers may accept or give gifts of "
+                    "modest value, up to $40 per recipient or giver per year. Anything above that amount must be "
+                    "declined or declared in SchoolHub within 3 working days, together with the name of the giver. "
+                    "Cash or cash equivalents are never acceptable.")]
+    question = ("quick one: a parent group from the swimming club wants to send our whole year-six team a big Christmas "
+                "hamper - what's the gift limit, and how long do I have to declare anything over it?")
+    added = [s.sentence.text for s in _each_ask(question, [], sentences_of(blocks), ())]
+    assert any("within 3 working days" in text for text in added)

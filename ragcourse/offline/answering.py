@@ -763,8 +763,10 @@ def _each_ask(question: str, chosen: list[Scored], sentences: Sequence[Sentence]
         if len(_scope_and_asks(asked)[1]) >= len(asks):  # ("Is there one? Which one": a scope that holds a whole ask
             continue  # is no narrower question; each ask is answered by one of fewer asks, so this ends)
         own = [s for s in select(asked, sentences, limit=1, exclude=exclude) if s.sentence.text not in taken]
-        if not own and i and _PREMISE.match(scope):  # "Given that X shows AG-115, ..., and how long can the gateway
-            # buffer data?": a premise's names scope the asks about it, not one that names its own subject
+        if not own and i and (_PREMISE.match(scope) or len(scope.split()) >= 5):  # "Given that X shows AG-115, ...,
+            # and how long can the gateway buffer data?", "a customer wants to send us a hamper - what's the limit,
+            # and how long do I have to declare it?": a premise's or a scene's words scope the asks about them, not
+            # one that names its own subject (a label, "Halvorsen contract:", scopes every ask)
             own = [s for s in select(ask, sentences, limit=1, exclude=exclude) if s.sentence.text not in taken]
         best = max(own, key=lambda s: s.score, default=None)
         if best:
