@@ -4532,6 +4532,8 @@ def test_a_status_word_used_as_a_verb_with_its_object_asks_who_did_it_and_filter
     assert "status" not in order_arguments(tool, question, date(2024, 6, 5))
     assert order_arguments(tool, "Which dispatched orders does Bloom Florists have?", date(2024, 6, 5))["status"] == \
         "dispatched"
+    assert order_arguments(tool, "Which Bloom Florists orders were dispatched that week?", date(2024, 6, 5))[
+        "status"] == "dispatched"
 
 
 def test_a_relative_clause_in_a_later_ask_is_that_asks_own_and_an_acronym_it_points_back_to_nothing():

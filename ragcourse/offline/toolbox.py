@@ -364,9 +364,10 @@ _YES_NO = re.compile(r"\s*(?:(?:u+m+|u+h+|erm|so|oh|and)\s+)*(?:has|have|had|is|
                      r"(?:it|they|this|that|the|my|our|their)\b")  # (after a dictated "um")
 
 
+#: A status word used as a verb with its object after it: "which carrier shipped it", "who delivered the order" (not
+#: "delivered that week").
+_DONE_TO = re.compile(r"\s+(?:it|them|the|their|its|our)\b")
 #: "how was it shipped", "when were they delivered": how or when a record got there is asked, not a filter on status.
-#: A status word used as a verb with its object after it: "which carrier shipped it", "who delivered the order".
-_DONE_TO = re.compile(r"\s+(?:it|them|this|that|these|those|the|their|its|our)\b")
 _ASKED_HOW = re.compile(r"\b(?:how|when|where|by whom)\s+(?:was|were|is|are|has|have|had|did|will)\s+"
                         r"(?:it|they|this|that|(?:the|their|its|our)\s+[\w-]+)\s+(?:been\s+|be\s+)?$")
 
