@@ -37,7 +37,7 @@ from .framing import named_source, own_terms, unframed, without_remarks, without
 from .lexicon import COUNT_WORD, closest_spelling, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
 from .messages import Block
-from .questions import analyse
+from .questions import ASK_LEAD, analyse
 from .text import (
     MONTHS,
     STOPWORDS,
@@ -598,9 +598,7 @@ _REQUESTED = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:verify|confirm|state|gi
 
 
 #: Where a second ask begins: "..., and how long ...?", "...? How much ...?".
-_ASKS = re.compile(r"(?:,?\s+and|(?<=\?))\s+(?=(?:(?:roughly|approximately|about|exactly|precisely|briefly)\s+)?"
-                   r"(?:(?:by|until|from|for|to|in|at|on|under|after|within|before)\s+)?(?:how|what|which|who|when|where|"
-                   r"why)\b)", re.I)  # ("..., and after how long must ...?", "..., and roughly how many ...?")
+_ASKS = re.compile(rf"(?:,?\s+and|(?<=\?))\s+(?={ASK_LEAD}(?:how|what|which|who|when|where|why)\b)", re.I)
 
 
 def figure_asked(question: str) -> str:

@@ -25,6 +25,9 @@ _YEAR = r"((?:19|20)\d{2})"
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:\s*(?:to|–|-)\s*(\d{{1,2}}))?\s+({_MONTH})\s+{_YEAR}\b")
 _MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}}),\s+{_YEAR}\b")
 _ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+#: A date as written, for other modules' patterns: "1 March 2024", "March 1, 2024", "March 2024", "2024-03-01".
+WRITTEN_DATE = (rf"(?:\d{{1,2}}\s+(?:{_MONTH})\s+(?:19|20)\d{{2}}|(?:{_MONTH})\s+(?:\d{{1,2}},?\s+)?(?:19|20)\d{{2}}|"
+                r"(?:19|20)\d{2}-\d{2}-\d{2})")
 #: "from 1 February 2024 to 31 January 2027", "until 31 October 2026": the second date, or the one after "until",
 #: is where something ends.
 _ENDS = re.compile(r"\b(?:to|until|till|through|ends?(?:\s+on)?|expires?(?:\s+on)?)\s+$", re.I)

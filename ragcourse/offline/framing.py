@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from .daycount import WRITTEN_DATE
 from .text import MONTHS, WH_WORD, WH_WORDS, terms
 
 #: The organisation the assistant serves, as its system prompt names it ("the research assistant of Lumora
@@ -230,13 +231,12 @@ _OPENER = re.compile(r"^\s*(?:sorry|apologies)\s+if\s+(?:this\s+is\s+|it['’]?s
 #: 2025)", "(it only goes back to 2023)".
 SOURCE_ASIDE = re.compile(r"\s*\((?:which|that|it|this)\s+(?:only\s+)?(?:covers|spans|runs|starts|holds|contains|goes back|"
                            r"dates back|begins)\b[^()]*\)")
-_DAY = rf"(?:\d{{1,2}}\s+(?:{'|'.join(MONTHS)})\s+\d{{4}}|(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})"
 #: Since when a document holds, which picks the document and dates nothing asked of it: "the leave policy in force
 #: since 1 March 2024", "the procurement policy effective 2 May 2024", "the handbook dated June 2023".
 _DATED_DOCUMENT = re.compile(rf"\b((?:policy|policies|agreement|contract|rules?|guidelines?|handbook|manual|procedure|"
                              rf"regulations?|terms|code of conduct))\s*,?\s+(?:(?:that|which)\s+(?:is|was|has\s+been)\s+)?"
                              rf"(?:in\s+force|in\s+effect|effective|valid|applicable|dated|issued)\s+"
-                             rf"(?:(?:since|from|as\s+of|on)\s+)?{_DAY}(?=[\s,])", re.I)
+                             rf"(?:(?:since|from|as\s+of|on)\s+)?{WRITTEN_DATE}(?=[\s,])", re.I)
 #: How a figure is to be rounded, which says nothing about what is asked: ", to one decimal place", "(to 2 dp)".
 _PRECISION = re.compile(r"(,)?\s*\(?\s*(?:rounded\s+|correct\s+|given\s+)?to\s+(?:one|two|three|a single|[1-3]|the nearest)\s+"
                         r"(?:decimal(?:\s+places?)?|dp|d\.p\.|significant\s+figures?|whole\s+(?:number|percent)|"

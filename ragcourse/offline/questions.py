@@ -238,9 +238,12 @@ _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|compet
 #: "Veltrix's own trading update", "their press release": what a company publishes is on the web, whoever it is.
 _PUBLISHED = re.compile(r"\b(?:trading update|press release|news release|newsroom|investor (?:update|relations)|"
                         r"product page|data ?sheet|public (?:statement|announcement))s?\b", re.I)
-_PART_SPLIT = re.compile(r"[?;:]|,?\s+and\s+(?=(?:(?:roughly|approximately|about|exactly|precisely|briefly)\s+)?"
-                         r"(?:(?:by|until|from|for|to|in|at|with|on|under|after|within)\s+)?(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|can|"
-                         r"has|have)\b)|"
+#: What may stand between "and" and the question word of a second ask: a hedge, a preposition ("..., and roughly how
+#: many ...?", "..., and after how long ...?", "..., and by when ...?").
+ASK_LEAD = (r"(?:(?:roughly|approximately|about|exactly|precisely|briefly)\s+)?"
+            r"(?:(?:by|until|from|for|to|in|at|with|on|under|after|within|before)\s+)?")
+_PART_SPLIT = re.compile(rf"[?;:]|,?\s+and\s+(?={ASK_LEAD}(?:what|who|when|where|which|how|why|whether|is|are|does|do|did|"
+                         r"can|has|have)\b)|"
                          # "..., and according to the G2 manual what should ...": a second question with its own source
                          r",?\s+and\s+(?=(?:according to|per|under|in)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,3},?\s+"
                          r"(?:what|who|when|where|which|how|why|is|are|does|do|did|can|should|must)\b)|"
