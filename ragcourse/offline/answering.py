@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .dates import WEEKDAY
-from .framing import named_source, own_terms, unframed, without_remarks, without_scene
+from .framing import PREMISE, named_source, own_terms, unframed, without_remarks, without_scene
 from .lexicon import COUNT_WORD, closest_spelling, dimension, expected_unit, number_word, similarity, spell_out
 from .meaning import embed
 from .messages import Block
@@ -741,8 +741,6 @@ def _with_gaps_filled(chosen: list[Scored], sentences: Sequence[Sentence]) -> li
     return chosen + [Scored(g, 0.0, 0.0, 0.0, 0.0, frozenset()) for g in gaps]
 
 
-#: A premise said before the asks: "Given that ...", "In light of ...", "Considering ...".
-_PREMISE = re.compile(r"\s*(?:given|in light of|considering|bearing in mind)\b", re.I)
 #: A question that ends by asking a second, bare wh-question: "how many days can I carry over, and until when?".
 _TAIL_QUESTION = re.compile(r"(?:,|\band\b|;)\s*((?:until|till|since|by|from)\s+when|when|where|who)\b[^,;?]*\??\s*$",
                             re.I)
@@ -761,7 +759,7 @@ def _each_ask(question: str, chosen: list[Scored], sentences: Sequence[Sentence]
         if len(_scope_and_asks(asked)[1]) >= len(asks):  # ("Is there one? Which one": a scope that holds a whole ask
             continue  # is no narrower question; each ask is answered by one of fewer asks, so this ends)
         own = [s for s in select(asked, sentences, limit=1, exclude=exclude) if s.sentence.text not in taken]
-        if not own and i and (_PREMISE.match(scope) or len(scope.split()) >= 5):  # "Given that X shows AG-115, ...,
+        if not own and i and (PREMISE.match(scope.strip()) or len(scope.split()) >= 5):  # "Given that X shows AG-115, ...,
             # and how long can the gateway buffer data?", "a customer wants to send us a hamper - what's the limit,
             # and how long do I have to declare it?": a premise's or a scene's words scope the asks about them, not
             # one that names its own subject (a label, "Halvorsen contract:", scopes every ask)
