@@ -1248,6 +1248,23 @@ def test_every_thing_at_a_rate_per_thing_is_the_documents_count_times_the_rate()
     assert ("compute", {"expression": "46 * 350"}) in calls
 
 
+@pytest.mark.parametrize("question", [
+    "What is the combined yearly tablet plan cost of the Larkfield Academy and Ashby Grammar contracts at their full "
+    "contracted classroom counts?",
+    "If every classroom were on the plan, what would the Larkfield Academy agreement and the Ashby Grammar agreement "
+    "each cost a year, and what would the two come to in total?"])
+def test_every_thing_under_two_named_parties_is_each_partys_count_times_its_own_rate_then_added(question):
+    passages = {"Larkfield": "[lark.md] Tablet agreement — Larkfield Academy\nThe tablet plan costs $350 per classroom "
+                             "per year. The school runs 46 classrooms and two halls.",
+                "Ashby": "[ashby.md] Tablet agreement — Ashby Grammar\nThe school has 30 classrooms on two floors. "
+                         "The tablet plan costs $400 per classroom per year."}
+    assert analyse(question).sides == ("Larkfield Academy", "Ashby Grammar")
+    observed, decision = _run_with_calculator(question, lambda query: passages["Ashby" if "Ashby" in query else "Larkfield"])
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == [
+        "46 * 350", "30 * 400", "46 * 350 + 30 * 400"]
+    assert "Together that comes to $28,100" in decision.content
+
+
 def _search_until_computed(question: str, searched: Callable[[str], str]) -> tuple[list, list]:
     """Searches (each answered by ``searched(query)``) until the policy asks for a calculation or stops."""
     observed: list[tuple[str, dict, str]] = []

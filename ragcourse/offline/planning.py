@@ -925,17 +925,44 @@ class Policy:
     def side_rates(self) -> dict[str, tuple[str, tuple[str, str, str, str], str]]:
         """For "a $500k order lands 10 days late - the penalty under A vs under B?": per side, the expression of the
         rate its own agreement sets times the question's count and sum, and that product (see ``_rate_product``)."""
-        if not (self.q.comparison and self._value_stated):
+        things = self._every_side_things
+        if not (self.q.comparison and (self._value_stated or things)):
             return {}
         found = {}
         for side in self.q.sides:
             blocks = self._own_blocks(side)  # only the side's own passages: another agreement's rate is not its rate
+            if not self._value_stated:  # "every gateway under A and under B": each side's count times its own rate
+                product = next((p for thing in things if blocks and (p := _count_and_rate(thing, blocks))), None)
+                if product:
+                    found[side] = (f"{product[0]} * {plain_number(number_value(product[1]))}", product, blocks[0].label)
+                continue
             product = self._rate_in(sentences_of(blocks)) if blocks else None
             if product and unit_of(product[1]) == "%":
                 count = number_word(product[0]) or number_value(product[0])
                 found[side] = (f"{plain_number(count)} * {plain_number(number_value(product[1]))} / 100 * "
                                f"{plain_number(_in_dollars(self._value_stated))}", product, blocks[0].label)
         return found if len({expression for expression, _, _ in found.values()}) == len(found) else {}
+
+    @property
+    def _every_side_things(self) -> list[str]:
+        """"every gateway" in a question that compares or adds up parties and states no sum to take a rate of: the
+        things counted in full ("gateway")."""
+        return [m[1].lower().removesuffix("s") for m in _EVERY.finditer(self.question_text)] \
+            if self.q.comparison and not self._value_stated else []
+
+    def _rates_counted(self, quantities: dict[str, Quantity]) -> bool:
+        """Whether each found figure is a rate per the thing the question counts in full ("$1,750 per gateway" when
+        every gateway is asked about): multiplied by its count, not compared or added as it stands."""
+        things = {t for thing in self._every_side_things for t in terms(thing)[:1]}
+        return bool(things and quantities) and all(any(
+            r[1] == x.text and set(terms(r[2])[:1]) & things for r in _rates(x.sentence.text))
+            for x in quantities.values())
+
+    @property
+    def side_rates_total(self) -> str:
+        """For "the A and B contracts' subscriptions combined": the sides' products added up, once each is known."""
+        products = [expression for expression, _, _ in self.side_rates.values()]
+        return " + ".join(products) if self.q.total and len(products) == len(self.q.sides) >= 2 else ""
 
     def _own_blocks(self, side: str) -> list[Block]:
         """A side's own passages: those of the documents whose titles name it ("Oakridge" in "oakridge late delivery
@@ -1534,9 +1561,16 @@ class Policy:
                    for x in quantities.values() if calculator and isinstance(x, ConvertedQuantity)]  # shown first
         planned += [
             (calculator, text_arguments(calculator, expression)) for measure, quantities in measured.items()
-            if calculator and (expression := self._for_measure(measure).calculation(quantities))]
+            if calculator and not self._rates_counted(quantities)
+            and (expression := self._for_measure(measure).calculation(quantities))]
         planned += [(calculator, text_arguments(calculator, expression)) for expression, _, _ in self.side_rates.values()
                     if calculator]  # "a $500k order 10 days late: the penalty under A vs under B"
+        planned += [(calculator, text_arguments(calculator, self.side_rates_total))] if calculator and \
+            self.side_rates_total else []
+        planned += [(search, text_arguments(search, f"{side} {thing}s")) for side in q.sides
+                    if search and side not in self.side_rates and (quantity := next(
+                        (qs[side] for qs in measured.values() if side in qs), None)) and self._rates_counted({side: quantity})
+                    for thing in self._every_side_things[:1]]  # "every gateway" of A: how many gateways A has
         planned += [(calculator, text_arguments(calculator, self.monthly_average))] if calculator and \
             self.monthly_average else []
         if search and q.cause and not q.direction and not self._reasons_found():
@@ -1608,7 +1642,8 @@ class Policy:
         answered: set[str] = set()  # what the web (or the documents) answered under one query is not missing
         current = {self._for_measure(m).calculation(qs) for m, qs in measured.items()} - {None}
         kept = current | {x.conversion for qs in measured.values() for x in qs.values() if isinstance(x, ConvertedQuantity)} \
-            | {e for e, _, _ in self.side_rates.values()} | set(self.across_expressions().values()) \
+            | {e for e, _, _ in self.side_rates.values()} | {self.side_rates_total} - {""} \
+            | set(self.across_expressions().values()) \
             | set(self.share_expressions().values()) | ({self.monthly_average} - {""})
         worked = [c.text for c in self.calls if roles.get(c.name) == "calculator"]
         superseded = {t for t in worked if t not in kept and any(later in current for later in worked)} \
@@ -1924,8 +1959,11 @@ class Policy:
         if result and side:  # "Sable Rail: 10 days is 2 weeks or part of a week; 2 × 2% per week of $500k ..."
             _, (count, rate, thing, weeks), label = self.side_rates[side]
             total = _money(_value(calculation_result(call.result or "")), "$")
-            return (f"Under {side}: {weeks}{count} × {rate} per {thing} of {self._value_stated} comes to {total} "
+            of = f" of {self._value_stated}" if unit_of(rate) == "%" else ""
+            return (f"Under {side}: {weeks}{count} × {rate} per {thing}{of} comes to {total} "
                     f"({call.result.strip()}) [{label}].")
+        if result and call.text == self.side_rates_total:  # "together $502,800 a year"
+            return f"Together that comes to {_money(_value(calculation_result(call.result or '')), '$')} ({call.result.strip()})."
         if result and call.text == self.rate_expression() and unit_of(self._rate_product[1])[:1] in ("$", "%"):
             count, rate, thing, weeks = self._rate_product  # "240 × $1,750 per gateway comes to $420,000"
             total = _value(calculation_result(call.result or ""))
@@ -2032,8 +2070,10 @@ def _counted_noun(quantity: Quantity) -> str:
 _MONTHLY_AVERAGE = re.compile(r"\bmonthly\s+(?:avg|average)|\b(?:avg|average)\s+(?:per|a|each)\s+month|\b(?:avg|average)\s+monthly\b",
                               re.I)
 #: "420 gateways": a count the question states; "$1,650 per gateway": a rate per one of those things.
-#: "every gateway", "all the depots": a count the question leaves to the documents.
-_EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?)\s+([a-z][a-z-]+)", re.I)
+#: "every gateway", "all the depots", "at the full contracted gateway count": a count the question leaves to the
+#: documents.
+_EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?|full(?:\s+contract(?:ed)?)?(?=\s+[a-z][a-z-]+\s+"
+                    r"(?:counts?|numbers?|quantit(?:y|ies))\b))\s+([a-z][a-z-]+)", re.I)
 #: A side that is the present one: "the current one", "now", "the new policy".
 _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 #: The largest against the smallest: "than the lowest of the three", "the spread", "between the top and the bottom".
@@ -2044,6 +2084,17 @@ _COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([
 #: "For each week of delay, the yard pays 2% of the value": the thing counted first, then its rate.
 _FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|complete|calendar)\s+)?([a-z][a-z-]+)\b[^.;\d]*?"
                        r"([$€£]?\d[\d,]*(?:\.\d+)?%?)", re.I)
+
+
+def _count_and_rate(thing: str, blocks: list[Block]) -> tuple[str, str, str, str] | None:
+    """How many of ``thing`` one party's passages state and the rate they set per one ("240 Aurora gateways",
+    "$1,750 per gateway"), as ``_rate_product`` gives them; None unless both are there."""
+    word = terms(thing)[:1]
+    rate = next((r for s in sentences_of(blocks) for r in _rates(s.text) if terms(r[2])[:1] == word), None)
+    counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,4}}?{re.escape(thing.lower().removesuffix('s'))}s?\b",
+                         re.I)
+    count = next((m[1] for b in blocks for m in counted.finditer(b.text) if not is_year(m[1])), None)
+    return (plain_number(number_value(count)), rate[1], rate[2], "") if rate and count else None
 
 
 def _rates(text: str) -> list[tuple[str, str, str]]:

@@ -805,6 +805,11 @@ def _versus(clause: str) -> list[str]:
     return [key_phrase(a), key_phrase(b)]
 
 
+#: Two names that share one head noun: "the Tarn and Harwick contracts", "the Tarn agreement and the Harwick agreement".
+_SHARED_HEAD = re.compile(rf"(?<=\s)(?P<a>{_LISTED_NAME})\s+(?:(?P<own>[a-z]+)\s+)?and\s+(?:the\s+|our\s+|their\s+)?"
+                          rf"(?P<b>{_LISTED_NAME})\s+(?P<head>[a-z]+s?)\b")
+
+
 _THAN = re.compile(r"\b(?:does|do|did|is|are|was|were|has|have|had|will|would|can|gets?|got)\s+(?:the\s+|our\s+|an?\s+)?"
                    r"([\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:([\w-]+)\s+)?(?:than|compared? (?:with|to)|versus|vs\.?)\s+"
                    r"(?:the\s+|our\s+|an?\s+)?([\w\s-]+?)\s*[?.]?$", re.I)
@@ -1125,6 +1130,10 @@ def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
         m.year == p.year and (m.number - 1) // 3 + 1 == p.number for m in spelled_out) == 3)]
     if len(dated) >= 2:
         return [p.text for p in dated]
+    shared = _SHARED_HEAD.search(main) if _TOTAL.search(main) or _EACH_NAME.search(main) else None
+    if shared and (shared["head"] == shared["own"] or not shared["own"]) and not any(
+            find_periods(shared[k]) for k in ("a", "b")):  # "the A and B contracts ... combined", "what would the
+        return [shared["a"], shared["b"]]  # A agreement and the B agreement each generate": one measure, two parties
     # a share compares a part with its whole; "how much did X go up when 2024's rules replaced 2023's" two years
     if not (_COMPARISON.search(main) or OPERATIONS["share"].search(main)
             or (_AMOUNT.search(main) and len(periods) >= 2)):
