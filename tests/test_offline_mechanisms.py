@@ -4597,3 +4597,18 @@ def test_a_later_ask_is_not_held_to_the_words_of_the_scene_said_before_the_asks(
                 "hamper - what's the gift limit, and how long do I have to declare anything over it?")
     added = [s.sentence.text for s in _each_ask(question, [], sentences_of(blocks), ())]
     assert any("within 3 working days" in text for text in added)
+
+
+def test_a_chain_of_vs_names_three_sides_and_the_most_asks_for_the_largest():
+    question = analyse("Crate storage fee - Kelso Mills vs Ashby Farms vs North Quay, which one pays the most?")
+    assert question.sides == ("Kelso Mills", "Ashby Farms", "North Quay") and question.operation == "max"
+
+
+def test_two_measures_named_together_before_now_vs_a_year_are_each_compared():
+    question = analyse("marina rules - deposit and late fee now vs the old 2021 rules?")
+    assert question.sides == ("now", "2021") and question.measures == ("deposit", "late fee")
+
+
+def test_a_statement_about_someone_after_the_question_is_why_it_is_asked():
+    question = analyse("marina rules - mooring fee now vs the old 2021 rules? one of my crew is sailing to Cork next month")
+    assert question.sides == ("now", "2021") and not any("Cork" in part for part in question.parts)

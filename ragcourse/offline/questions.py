@@ -764,6 +764,14 @@ _COMPARED_ON = re.compile(r"\b(?:compar|chang|differ|stack\w*\s+up|var(?:y|ie))\
                           r"(?:\s+(?:they|it|each|we)\s+\w+)?\s*(?:[?.;,]|$)", re.I)
 
 
+#: "per diem and hotel cap now vs the 2023 rules", "how do the deposit and the late fee compare with 2022": two
+#: measures named together just before the periods are set against each other.
+_MEASURE_WORDS = r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?"
+_PAIRED_MEASURES = re.compile(rf"(?:^|[-–—:]\s+|\b(?:do|does|did|are|were|is|was|have|has)\s+)(?:the\s+|our\s+)?"
+                              rf"({_MEASURE_WORDS})\s+(?:and|\+|&)\s+(?:the\s+|our\s+)?({_MEASURE_WORDS})\s+"
+                              r"(?:(?:now|today|currently)\s+)?(?:vs\.?|versus|compare\w*|chang\w*|differ\w*|stack)\b")
+
+
 def _joined(clause: str) -> list[str]:
     """The two measures of a label that joins them and asks nothing: "merit pool + market adjustment"."""
     joins = r"\s*\+\s*|\s+&\s+"  # (not the "&" inside "R&D")
@@ -787,6 +795,9 @@ def _versus(clause: str) -> list[str]:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
     a = re.split(r",\s+", a)[-1] if m[3] else a  # "Termination for convenience, A vs B": the topic, then the sides
+    more = re.split(r"\s+(?:vs\.?|versus)\s+", b, flags=re.I) if m[3] else [b]
+    if len(more) > 1 and all(key_phrase(side) for side in more):  # "A vs B vs C": three sides
+        return [key_phrase(a), *(key_phrase(side) for side in more)]
     article = list(re.finditer(r"\b(?:a|an)\s+", a, re.I)) if m[3] and re.match(r"(?:a|an)\s", b, re.I) else []
     if article:  # "... does the COO need to sign off an expense claim vs a purchase request?": two things of a kind,
         a, b = a[article[-1].end():], re.sub(r"^(?:a|an)\s+", "", b, flags=re.I)  # each with its article
@@ -1673,6 +1684,11 @@ def analyse(question: str, today: date | None = None) -> Question:
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
         measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
                          for pair in [_versus(c) or _joined(c)] if len(pair) == 2 and all(pair)), ())
+    paired = _PAIRED_MEASURES.search(text) if len(sides) == 2 and not measures and all(
+        side == "now" or find_periods(side) for side in sides) else None
+    if paired and all(key_phrase(m) and not find_periods(m) for m in paired.groups()):  # "per diem and hotel cap
+        measures = (key_phrase(_rate_joined(paired[1])), key_phrase(_rate_joined(paired[2])))  # now vs 2023": two
+        # measures of each period
     on = _COMPARED_ON.search(text) if len(sides) >= 2 and not measures else None
     if on:  # "how does Q3 2024 compare with Q3 2023 on gross margin and gross profit?": two measures of each side
         measures = (key_phrase(_rate_joined(on[1])), key_phrase(_rate_joined(on[2])))
