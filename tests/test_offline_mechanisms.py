@@ -4612,3 +4612,14 @@ def test_two_measures_named_together_before_now_vs_a_year_are_each_compared():
 def test_a_statement_about_someone_after_the_question_is_why_it_is_asked():
     question = analyse("marina rules - mooring fee now vs the old 2021 rules? one of my crew is sailing to Cork next month")
     assert question.sides == ("now", "2021") and not any("Cork" in part for part in question.parts)
+
+
+def test_two_counted_things_each_times_its_own_rate_and_a_unit_price_is_a_rate_per_one():
+    question = "Harwick CSA - total value of the 200 K-9 ovens at contract price, plus yearly service fees if all 12 bays are on it?"
+    analysed = analyse(question)
+    assert all(part.startswith("Harwick") for part in analysed.parts) and len(analysed.parts) == 2
+    passage = ("[harwick.md] Supply agreement — Harwick Bakeries\nThe K-9 unit price is fixed at $420 for the whole term. "
+               "The service plan costs $150 per bay per year.")
+    observed, decision = _run_with_calculator(question, lambda query: passage)
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["200 * 420", "12 * 150"]
+    assert "200 × $420 per K-9 comes to $84,000" in decision.content and "$1,800" in decision.content

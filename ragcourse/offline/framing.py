@@ -119,8 +119,8 @@ _REMARK = re.compile(r"\?\s+(?:(?:i\s+)?(?:just|only)\s+(?:need|want)|i(?:\s+(?:
                      rf"\?\s+{DOING}[^?]*$|"
                      # "... need swapping? He wants to put it in their plan.", "? customer has a really big main",
                      # "? one of my team is flying out": a statement after the question says why it is asked
-                     rf"\?\s+(?!(?:{WH_WORDS}|i|is|are|does|do|did|can|could|should|would|will|and|also|plus|give|list|"
-                     r"state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,4}(?:wants?|needs?|is|"
+                     rf"\?\s+(?!(?:{WH_WORDS}|i|if|assuming|suppose|is|are|does|do|did|can|could|should|would|"
+                     r"will|and|also|plus|give|list|state|name|tell|show|include|explain|add|compare|please)\b)(?:[\w'’-]+\s+){0,4}(?:wants?|needs?|is|"
                      r"are|was|were|has|have|had|says?|said|asked|mentioned|thinks?|plans?)\b[^?]*$", re.I)
 #: "Give me the date of X, I need to plan deliveries around it.": why it is asked, after a comma; its words ask nothing.
 _PURPOSE = re.compile(r",\s+(?:i\s+)?(?:just|only)\s+(?:want|need)\s+(?:a|an|the|it|this|that)\b[^?,;:]*[.?!]?\s*$|"

@@ -879,11 +879,11 @@ class Policy:
         shares = [_named_share(found, *pair) for part in self.q.parts[1:] if (pair := share_asked(asked_clause(self.q.text, part)))]
         return [e for e in dict.fromkeys(shares) if e and e != self.share_expression()]
 
-    def rate_expression(self) -> str | None:
+    def rate_expression(self, product: tuple[str, str, str, str] | None = None) -> str | None:
         """For "what would all 420 gateways bring in?": the count the question states times the rate a quoted
         sentence gives per that thing ("$1,650 per gateway per year") -> "420 * 1650". A count of what the question
         itself asks per ("the fee per month over 3 months") is not multiplied: the rate is the answer."""
-        product = self._rate_product
+        product = product or self._rate_product
         if not product:
             return None
         count = number_word(product[0]) or number_value(product[0])  # "three weeks late"
@@ -919,7 +919,19 @@ class Policy:
     def _rate_product(self) -> tuple[str, str, str, str] | None:
         """The count, the rate and the thing counted ("240", "$1,750", "gateway") that ``rate_expression`` multiplies,
         and how a count in days became weeks ("17 days is 3 weeks or part of a week; ", else "")."""
-        return self._rate_in(self._quoted_sentences(3))
+        return next(iter(self._rate_products), None)
+
+    @cached_property
+    def _rate_products(self) -> list[tuple[str, str, str, str]]:
+        """Each thing the question counts with its rate (see ``_rate_product``): "the 1,150 meters at the unit price,
+        plus the fees for all 240 gateways" multiplies twice."""
+        return self._rates_in(self._quoted_sentences(3))
+
+    @property
+    def more_rate_expressions(self) -> list[str]:
+        """The products of the question's other counted things, each in money, after the first (``rate_expression``)."""
+        return [e for product in self._rate_products[1:] if unit_of(product[1])[:1] in "$€£" and unit_of(product[1])
+                and (e := self.rate_expression(product))]
 
     @cached_property
     def side_rates(self) -> dict[str, tuple[str, tuple[str, str, str, str], str]]:
@@ -977,27 +989,35 @@ class Policy:
 
     def _rate_in(self, sentences: list[Sentence]) -> tuple[str, str, str, str] | None:
         """The first rate of ``sentences`` per a thing the question counts, with that count (see ``_rate_product``)."""
+        return next(iter(self._rates_in(sentences)), None)
+
+    def _rates_in(self, sentences: list[Sentence]) -> list[tuple[str, str, str, str]]:
+        """Per thing the question counts, the first rate of ``sentences`` per that thing, with that count, in the
+        order the sentences give them."""
         per = {t for m in re.finditer(r"\bper\s+([a-z][a-z-]+)", self.q.text, re.I) for t in terms(m[1])[:1]}
         counted = _in_days(re.sub(r"(\d)\s+(?:full|whole|complete|entire)\s+", r"\1 ", self._spoken_text))  # ("3 full
         # weeks"; "3 weeks and 2 days" is 23 days)
         counts = [(m[1], terms(m[2])[:1]) for m in _COUNTED.finditer(counted)  # (or the scene before it:
                   # "A $40,000 refit finished 3 weeks late. What can they charge?")
                   if not is_year(m[1]) and not set(terms(m[2])[:1]) & per] or self._counts_of_every or self._listed_counts
+        found: dict[str, tuple[str, str, str, str]] = {}
         for sentence in sentences if counts else []:
             for rate in _rates(sentence.text):
                 for count, thing in counts:
-                    if thing and thing == terms(rate[2])[:1]:
+                    if not thing or thing[0] in found:
+                        continue
+                    if thing == terms(rate[2])[:1]:
                         listed = self._listed_things.get(thing[0], []) if counts == self._listed_counts else []
-                        return count, rate[1], rate[2], ("the records list " + ", ".join(  # "ORD-1 (6), ORD-2 (8)"
+                        found[thing[0]] = count, rate[1], rate[2], ("the records list " + ", ".join(  # "ORD-1 (6), ..."
                             f"{name} ({plain_number(n)})" for name, n in listed) + "; ") if listed else ""
-                    if thing == ["day"] and terms(rate[2])[:1] == ["week"]:  # "17 days late" at a rate per week:
+                    elif thing == ["day"] and terms(rate[2])[:1] == ["week"]:  # "17 days late" at a rate per week:
                         days = number_word(count) or number_value(count)  # whole weeks, and a week begun counts
                         begun = bool(_WEEK_BEGUN.search(sentence.text))  # when the rate says "or part of a week"
                         weeks = plain_number(math.ceil(days / 7) if begun else days // 7)
                         kind = ("week" if weeks == "1" else "weeks") + (" or part of a week" if begun else "")
                         kind = kind if begun else f"full {kind}"
-                        return weeks, rate[1], rate[2], f"{count} days is {weeks} {kind}; "
-        return None
+                        found[thing[0]] = weeks, rate[1], rate[2], f"{count} days is {weeks} {kind}; "
+        return list(found.values())
 
     @cached_property
     def _listed_things(self) -> dict[str, list[tuple[str, float]]]:
@@ -1540,8 +1560,10 @@ class Policy:
             # "how many spaces are not in the lottery, and what percent go to it?": the remainder too, whatever
             # the first figure worked out
             remainder = self.remainder_expression() if calculator and expression else None
+            # "the 1,150 meters at the unit price, plus the fees if all 240 gateways are on it": each product
+            more = self.more_rate_expressions if calculator and expression and expression == self.rate_expression() else []
             return planned + [(calculator, text_arguments(calculator, e))
-                              for e in dict.fromkeys([expression, rated, *later, remainder]) if e]
+                              for e in dict.fromkeys([expression, rated, *more, *later, remainder]) if e]
         done = self.made
         if any(f"{t.name}:{canonical_json(a)}" not in done for t, a in planned):
             return planned  # "..., and what is that per month?": searched first, then the numbers are combined
@@ -1964,8 +1986,9 @@ class Policy:
                     f"({call.result.strip()}) [{label}].")
         if result and call.text == self.side_rates_total:  # "together $502,800 a year"
             return f"Together that comes to {_money(_value(calculation_result(call.result or '')), '$')} ({call.result.strip()})."
-        if result and call.text == self.rate_expression() and unit_of(self._rate_product[1])[:1] in ("$", "%"):
-            count, rate, thing, weeks = self._rate_product  # "240 × $1,750 per gateway comes to $420,000"
+        product = next((p for p in self._rate_products if call.text == self.rate_expression(p)), None)
+        if result and product and unit_of(product[1])[:1] in ("$", "%"):
+            count, rate, thing, weeks = product  # "240 × $1,750 per gateway comes to $420,000"
             total = _value(calculation_result(call.result or ""))
             count = count if count[:1].isdigit() else str(number_word(count))
             # "3 × 2% per week of $50,000 comes to $3,000"; "17 days is 3 weeks or part of a week; 3 × 2% per week ..."
@@ -2073,14 +2096,15 @@ _MONTHLY_AVERAGE = re.compile(r"\bmonthly\s+(?:avg|average)|\b(?:avg|average)\s+
 #: "every gateway", "all the depots", "at the full contracted gateway count": a count the question leaves to the
 #: documents.
 _EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?|full(?:\s+contract(?:ed)?)?(?=\s+[a-z][a-z-]+\s+"
-                    r"(?:counts?|numbers?|quantit(?:y|ies))\b))\s+([a-z][a-z-]+)", re.I)
+                    r"(?:counts?|numbers?|quantit(?:y|ies))\b))\s+([a-z](?:[a-z-]*\d+[a-z]*|[a-z-]+))", re.I)
 #: A side that is the present one: "the current one", "now", "the new policy".
 _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 #: The largest against the smallest: "than the lowest of the three", "the spread", "between the top and the bottom".
 _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
-_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([a-z][a-z-]+)", re.I)
+_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([a-z](?:[a-z-]*\d+[a-z]*|[a-z-]+))", re.I)  # ("1,150
+#   LX-200s")
 #: "For each week of delay, the yard pays 2% of the value": the thing counted first, then its rate.
 _FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|complete|calendar)\s+)?([a-z][a-z-]+)\b[^.;\d]*?"
                        r"([$€£]?\d[\d,]*(?:\.\d+)?%?)", re.I)
@@ -2098,8 +2122,15 @@ def _count_and_rate(thing: str, blocks: list[Block]) -> tuple[str, str, str, str
 
 
 def _rates(text: str) -> list[tuple[str, str, str]]:
-    """Every (whole match, rate, thing it is counted per) of a sentence, written either way round."""
-    return [(m[0], m[1], m[2]) for m in _PER.finditer(text)] + [(m[0], m[2], m[1]) for m in _FOR_EACH.finditer(text)]
+    """Every (whole match, rate, thing it is counted per) of a sentence, written either way round, or as one thing's
+    unit price."""
+    return [(m[0], m[1], m[2]) for m in _PER.finditer(text)] + [(m[0], m[2], m[1]) for m in _FOR_EACH.finditer(text)] \
+        + [(m[0], m[2], m[1]) for m in _UNIT_PRICE.finditer(text)]
+
+
+#: "The K-9 unit price is fixed at $420": a price per one K-9.
+_UNIT_PRICE = re.compile(r"\b([A-Za-z][\w-]*)\s+unit\s+(?:price|cost)\s+(?:is\s+|of\s+)?(?:fixed\s+|set\s+)?(?:at\s+)?"
+                         r"([$€£]\d[\d,]*(?:\.\d+)?)")
 
 
 #: "for each week or part of a week": a week begun counts as a whole one.

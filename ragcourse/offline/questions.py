@@ -218,6 +218,8 @@ _DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:[\w-]+ ){0,3}?(?:more|less|few
 _LABEL = re.compile(rf"^((?:(?!\b(?:{WH_WORD}|is|are|does|do|did)\b)"
                     r"[^:?])+):\s|^(?:for|about|regarding|on) (?:the |our )?([^,?:]+),\s+(?=(?:what|which|who|when|where|"
                     r"why|how|until|by|is|are|do|does|can)\b)", re.I)
+#: "Harwick CSA - ...": a short name before a dash, the topic of each part after it.
+_DASHED_LABEL = re.compile(rf"^((?:(?!(?:{WH_WORD}|is|are|does|do|did|can)\b)[\w&'’.]+\s+){{0,3}}[\w&'’.]+)\s+[-–—]\s+", re.I)
 #: "now", "currently": the present side of a comparison with a named year.
 _NOW = re.compile(r"\b(?:now|currently|current|today|these days|at the moment)\b", re.I)
 #: "now" alone ("the current one" is a version side of its own).
@@ -253,7 +255,10 @@ _PART_SPLIT = re.compile(rf"[?;:]|,?\s+and\s+(?={ASK_LEAD}(?:what|who|when|where
                          r",\s+(?=(?:does|do|did|is|are|was|were|can|will|would|should|has|have)\s+(?:it|they|we|this|that)\s+\w)|"
                          # "Name the X, and say after how many days ...": a quiz's second instruction
                          r",?\s+and\s+(?:say|state|give|name|confirm)\s+(?=(?:\w+\s+)?(?:the|its|his|her|their|which|what|who|when|"
-                         r"where|how)\b)",
+                         r"where|how)\b)|"
+                         # "the value of the 1,150 meters, plus the yearly fees if all 240 gateways are on it?": a
+                         # second figure asked with its own condition
+                         r",\s+plus\s+(?=[^,?;]*\b(?:if|when|assuming|at|for)\s)",
                          re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*")  # "LX" of "LX-200" is a code
 
@@ -1503,7 +1508,7 @@ def _named_party(clauses: list[str]) -> str:
     """The one party the first clause names in full, when it asks for no name and a later clause says "their", "its"
     or "the contract"; else ""."""
     if len(clauses) < 2 or _ASKS_NAME.search(clauses[0]) or not re.search(
-            r"\b(?:their|its|the\s+(?:contract|agreement))\b", " ".join(clauses[1:]), re.I):
+            r"\b(?:their|its|the\s+(?:contract|agreement)|(?:on|under|in)\s+it)\b", " ".join(clauses[1:]), re.I):
         return ""
     names = set()
     for found in _PARTY_NAME.findall(clauses[0]):  # ("If Brightwater Utilities ...": the sentence's first word is none)
@@ -1717,6 +1722,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     label = _LABEL.match(text)
     topic = key_phrase(_with_years(label[1] or label[2], periods)) if label and len(clauses) >= (
         3 if label[1] else 2) else ""
+    short = _DASHED_LABEL.match(text) if not (topic or dashed or sides) and len(clauses) >= 2 else None
+    if short and not find_periods(short[1]):  # "Harwick CSA - the value of the 200 crates, plus the yearly fee if
+        # all 12 bays are on it?" (a dated label, "the outage on 21 Aug - ...", is an event the parts ask about)
+        topic = key_phrase(_with_years(short[1], periods))
     if not topic and dashed and context.strip(" .") == dashed[1].strip(" .") and not names and len(clauses) >= 2:
         # "The acquisition the board is weighing up - who's the target, at what price, ...?": the thing before the
         # dash, named by what it is, is what each part asks about
