@@ -4623,3 +4623,14 @@ def test_two_counted_things_each_times_its_own_rate_and_a_unit_price_is_a_rate_p
     observed, decision = _run_with_calculator(question, lambda query: passage)
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["200 * 420", "12 * 150"]
     assert "200 × $420 per K-9 comes to $84,000" in decision.content and "$1,800" in decision.content
+
+
+def test_measures_listed_after_a_dash_come_before_the_sides_they_compare():
+    question = analyse("a parent asked about the Kestrel scales - accuracy and max load, K-9 vs T-4?")
+    assert question.sides == ("K-9", "T-4") and question.measures == ("accuracy", "maximum load")
+
+
+def test_accuracy_is_a_percentage_and_keeps_its_plus_or_minus_sign():
+    blocks = parse_blocks("[scales.md] Kitchen scales survey\nThe K-9 scored 4.5 for accuracy and ease of use, and buyers "
+                          "often named its ±0.5% accuracy as the reason they chose it.")
+    assert find_quantity("K-9", "accuracy", blocks).text == "±0.5%"

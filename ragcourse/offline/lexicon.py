@@ -230,7 +230,8 @@ def dimension(adjective: str, sizes: bool = False) -> str:
 #: Measures counted in money, and measures that are a percentage: a number in the other unit is not their value.
 MONEY_MEASURES = frozenset(terms("revenue sales bookings intake orders cost costs price prices spend spending value "
                                  "budget income profit expenses expenditure fee fees salary pay capex opex"))
-PERCENT_MEASURES = frozenset(terms("margin rate share percentage percent yield growth churn utilisation utilization"))
+PERCENT_MEASURES = frozenset(terms("margin rate share percentage percent yield growth churn utilisation utilization accuracy "
+                                   "tolerance uptime availability"))
 
 
 def expected_unit(subject: str) -> str:

@@ -302,7 +302,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                         -distance)
             rate = _PER_UNIT.match(text, match.end())
             rank = (bool(rate) and bool(per) and (stem(rate[1].lower()) in per or rate[1].lower() in _ANY_UNIT), *rank)
-            quantity = Quantity(side, match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
+            signed = "±" if text[max(0, match.start() - 1):match.start()] == "±" else ""  # "±0.5%": a tolerance
+            quantity = Quantity(side, signed + match[0].strip(), number_value(match[0]), unit_of(match[0]), sentence)
             if best is None or rank > best[0]:
                 best = (rank, quantity)
     return (bool(best[0][0] or best[0][1]), best[0][3], best[1]) if best else None

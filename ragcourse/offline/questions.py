@@ -959,7 +959,8 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
 
 #: "compare the 2025 budget to the 2024 one - revenue target, gross margin and opex.": the measures listed as a label.
 _MEASURE_LIST = re.compile(r"(?:\s[-–—]|:)\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*(?:,\s*(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)*,?"
-                           r"\s+and\s+(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s*(?:[.?;]|$|(?=\s*(?:what|how|which|who|when|where|why)\b))",
+                           r"\s+and\s+(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s*(?:[.?;]|$|(?=\s*(?:what|how|which|who|when|where|why)\b)|"
+                           r"(?=,\s*[^,?;]+?\s(?:vs\.?|versus)\s))",  # ("- accuracy and max pipe size, A vs B?")
                            re.I)
 
 
