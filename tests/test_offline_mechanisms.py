@@ -4634,3 +4634,32 @@ def test_accuracy_is_a_percentage_and_keeps_its_plus_or_minus_sign():
     blocks = parse_blocks("[scales.md] Kitchen scales survey\nThe K-9 scored 4.5 for accuracy and ease of use, and buyers "
                           "often named its ±0.5% accuracy as the reason they chose it.")
     assert find_quantity("K-9", "accuracy", blocks).text == "±0.5%"
+
+
+def test_two_things_described_in_brackets_are_the_sides_and_what_x_was_each_names_the_measure():
+    question = analyse("the two ferry breakdowns last yr (engine fire in May, rudder jam in Sep) - what grade was each?",
+                       date(2025, 1, 20))
+    assert question.sides == ("engine fire May", "rudder jam Sep") and question.subject == "grade"
+
+
+@pytest.mark.parametrize("text, sides, measures", [
+    ("Compare the cost and length of the March 2023 harbour dredging with the June 2023 quay repair.",
+     ("March 2023 harbour dredging", "June 2023 quay repair"), ()),
+    ("How do the harbour dredging of March 2023 and the quay repair of June 2023 compare in terms of cost, length "
+     "and the number of berths closed?", ("harbour dredging March 2023", "quay repair June 2023"),
+     ("cost", "length", "number berths closed"))])
+def test_two_dated_works_of_different_kinds_are_two_things_not_two_periods(text, sides, measures):
+    question = analyse(text)
+    assert question.sides == sides and question.measures == measures
+
+
+def test_a_field_named_by_the_measure_is_each_sides_value_even_when_it_is_not_a_number():
+    question = ("How do the harbour dredging of March 2023 and the quay repair of June 2023 compare in terms of "
+                "grade, length and cost?")
+    passages = {"dredging": "[dredge.md] Works report — Harbour dredging of March 2023\nReport by the harbour office. "
+                            "Grade: G-2. The dredging cost $40,000.",
+                "repair": "[quay.md] Works report — Quay repair of June 2023\nReport by the works team. Grade: G-4. "
+                          "The repair cost $65,000."}
+    _, decision = _run_with_calculator(question, lambda query: passages["dredging" if "dredging" in query else "repair"])
+    assert "Grade: G-2 [dredge.md]" in decision.content and "Grade: G-4 [quay.md]" in decision.content
+    assert "grade" not in decision.content.split("I could not find")[-1]

@@ -1651,9 +1651,14 @@ class Policy:
                 query = q.side_query(side, measure)
                 found = [s for c in self.calls if c.text == query and c.result
                          for s in quoted(self._unscoped(query), c.result, 1)]
-                sentences += [quantities[side].sentence] if side in quantities else []
+                # "Severity: SEV-1": a field of the side's own document, named by the measure, is its value
+                field = next((s for c in self.calls if c.text == query and c.result and side not in quantities
+                              for s in sentences_of(parse_blocks(c.result))
+                              if re.match(rf"{re.escape(measure)}\s*:\s", s.text, re.I)
+                              and s.label in {b.label for b in self._own_blocks(side)}), None)
+                sentences += [quantities[side].sentence] if side in quantities else [field] if field else []
                 sentences += found[:1]
-                if side not in quantities and (not found or "figure" in q.answer_type and not q.cause):
+                if side not in quantities and not field and (not found or "figure" in q.answer_type and not q.cause):
                     # a sentence about the side without its figure does not answer "how much" (a "why" is
                     # answered by its reasons: the figures only set the scene)
                     missing.append(query)

@@ -220,6 +220,9 @@ _LABEL = re.compile(rf"^((?:(?!\b(?:{WH_WORD}|is|are|does|do|did)\b)"
                     r"why|how|until|by|is|are|do|does|can)\b)", re.I)
 #: "Harwick CSA - ...": a short name before a dash, the topic of each part after it.
 _DASHED_LABEL = re.compile(rf"^((?:(?!(?:{WH_WORD}|is|are|does|do|did|can)\b)[\w&'’.]+\s+){{0,3}}[\w&'’.]+)\s+[-–—]\s+", re.I)
+#: "the two incidents last year (the outage in Aug, the firmware bug in Nov)": two things of a kind, each described.
+_DESCRIBED_PAIR = re.compile(r"\b(?:two|both)\s+(?:[\w-]+\s+){0,4}?\(\s*([^(),;]+?)\s*(?:,|;|\s+and\s+|\s+&\s+)\s*(?:and\s+)?"
+                             r"([^(),;]+?)\s*\)", re.I)
 #: "now", "currently": the present side of a comparison with a named year.
 _NOW = re.compile(r"\b(?:now|currently|current|today|these days|at the moment)\b", re.I)
 #: "now" alone ("the current one" is a version side of its own).
@@ -615,8 +618,10 @@ def _subject(clause: str, sides: list[str]) -> str:
         # "(on) my two utility accounts"
         clause = re.sub(r"\b(?:(?:on|for|of|across)\s+)?(?:my|our|the|these|those)\s+(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                         r"[\w-]+s\b(?!\s+(?:has|have|is|are|was|were)\b)", " ", clause, flags=re.I)
-        # "what accuracy does each claim": the thing asked for, before the verb that asks it, is the measure
-        clause = re.sub(r"\bwhat\s+(?=[a-z][\w-]*\s+(?:does|do|did)\s+(?:each|both|either|they|it)\b)", " ", clause,
+        # "what accuracy does each claim", "what severity was each": the thing asked for, before the verb that asks
+        # it, is the measure
+        clause = re.sub(r"\bwhat\s+(?=[a-z][\w-]*\s+(?:does|do|did|is|was|are|were)\s+(?:each|both|either|they|it)\b)",
+                        " ", clause,
                         flags=re.I)
         clause = re.sub(r"\bwhich\s+of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:two|three|four|both)\s+[^,?]*?"
                         r"(?=,|\s(?:has|have|had|is|are|was|were|does|do|did)\b)|"  # "which of the two sales offices has"
@@ -777,6 +782,14 @@ _PAIRED_MEASURES = re.compile(rf"(?:^|[-–—:]\s+|\b(?:do|does|did|are|were|is
                               r"(?:(?:now|today|currently)\s+)?(?:vs\.?|versus|compare\w*|chang\w*|differ\w*|stack)\b")
 
 
+#: "how do A and B compare", "how does A and B's X compare": the two sides before the verb.
+_HOW_DO_COMPARE = re.compile(r"\bhow\s+(?:do|does|did)\s+(?:the\s+|our\s+)?([^,;?]+?)\s+and\s+(?:the\s+|our\s+)?([^,;?]+?)"
+                             r"\s+compare\b", re.I)
+#: "compare in terms of severity, duration and the number of devices affected": three or more measures listed.
+_COMPARED_ON_LIST = re.compile(r"\b(?:compar\w*|differ\w*|stack\w*\s+up)\b[^?;]*?\b(?:on|in terms of)\s+((?:[^,;?]+,\s*)+"
+                               r"(?:and\s+)?[^,;?]+?)\s*(?:[?.;]|$)", re.I)
+
+
 def _joined(clause: str) -> list[str]:
     """The two measures of a label that joins them and asks nothing: "merit pool + market adjustment"."""
     joins = r"\s*\+\s*|\s+&\s+"  # (not the "&" inside "R&D")
@@ -788,18 +801,28 @@ def _joined(clause: str) -> list[str]:
 
 def _versus(clause: str) -> list[str]:
     """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
+    how = _HOW_DO_COMPARE.search(clause)
+    if how and key_phrase(how[1]) and key_phrase(how[2]):  # "how do the outage of August and the incident of
+        return [key_phrase(how[1]), key_phrase(how[2])]  # November compare in terms of ...?"
     pieces = re.split(r"\s[-–—]\s|:\s|(?<![Vv]s)(?<!\.[a-z])\.\s+(?=[A-Z]|(?:which|who|what|how|when|where|is|are|does|do|"
                       r"did|can)\b)|,\s*(?=which|who|what|how)|\s(?=(?:which|who|what|how)\s+(?:does|do|did|is|are|was|"
                       r"were|has|have)\b)", clause, flags=re.I)  # "A vs B - which", "a versus b what does each pay"
     clause = next((p for p in pieces if re.search(r"\b(?:vs\.?|versus|between|compare|reconcile|contrast)\b", p, re.I)),
                   pieces[0])
-    m = re.search(r"\b(?:between|compare(?!\s+(?:on|in terms of)\b)|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+"
-                  r"(?:and|with|to|against)\s+"
-                  r"(?:the\s+|our\s+)?(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
+    # ("compare the severity and scale of A with B": "with" sets the sides apart before "and" does)
+    m = re.search(r"\b(?:compare(?!\s+(?:on|in terms of)\b)|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+"
+                  r"(?:with|to|against)\s+(?:the\s+|our\s+)?(.+?)$()()", clause, re.I) if re.search(
+        r"\band\b.+\b(?:with|against)\b", clause, re.I) else None
+    m = m or re.search(r"\b(?:between|compare(?!\s+(?:on|in terms of)\b)|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+"
+                       r"(?:and|with|to|against)\s+"
+                       r"(?:the\s+|our\s+)?(.+?)$|^(.+?)\s+(?:vs\.?|versus)\s+(.+?)$", clause, re.I)
     if not m:
         return []
     a, b = (m[1], m[2]) if m[1] else (m[3], m[4])
     a = re.split(r",\s+", a)[-1] if m[3] else a  # "Termination for convenience, A vs B": the topic, then the sides
+    measured = re.match(r"(?:[a-z][\w-]*\s+)*?[a-z][\w-]*\s+and\s+(?:the\s+)?[a-z][\w-]*\s+of\s+(?:the\s+|our\s+)?(.+)$", a) \
+        if m[1] and not m[3] else None
+    a = measured[1] if measured else a  # "compare the severity and scale of A with B": A is the side
     more = re.split(r"\s+(?:vs\.?|versus)\s+", b, flags=re.I) if m[3] else [b]
     if len(more) > 1 and all(key_phrase(side) for side in more):  # "A vs B vs C": three sides
         return [key_phrase(a), *(key_phrase(side) for side in more)]
@@ -1139,12 +1162,24 @@ def _quarters_spelled_out(text: str, periods: list[Period]) -> list[str]:
     return quarters if len(set(quarters)) >= 2 else []
 
 
+def _different_things(sides: list[str]) -> bool:
+    """Whether each side names its own period and a thing of its own, sharing no word with the other's thing."""
+    words = [set(terms(key_phrase(side, CUE_WORDS | AGGREGATE_WORDS))) - {t for p in find_periods(side) for t in terms(p.text)}
+             - set(terms("month months quarter quarters year years")) for side in sides]  # ("Q2 2019 (sum of the
+    # months)" is a period, summed)
+    return all(len(find_periods(side)) == 1 for side in sides) and all(len(w) >= 2 for w in words) \
+        and not words[0] & words[1]
+
+
 def _sides(main: str, periods: list[Period], text: str = "") -> list[str]:
     """The compared items: several periods, or several names in a comparison clause."""
     dated = [p for p in periods if p.kind != "year"]
     spelled_out = [p for p in dated if p.kind == "month" and any(q.kind == "quarter" for q in dated)]
     dated = [p for p in dated if not (p.kind == "quarter" and sum(  # "Q4 (Oct-Dec)": the months are the sides
         m.year == p.year and (m.number - 1) // 3 + 1 == p.number for m in spelled_out) == 3)]
+    things = _versus(main) if len(dated) == 2 else []
+    if len(things) == 2 and _different_things(things):  # "the August 2024 outage with the November 2024 firmware
+        return things  # incident": two things, each dated, not one thing in two periods
     if len(dated) >= 2:
         return [p.text for p in dated]
     shared = _SHARED_HEAD.search(main) if _TOTAL.search(main) or _EACH_NAME.search(main) else None
@@ -1666,6 +1701,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if choices:  # "which of A, B and C pays fastest?", "my accounts (A, B, C): which one ...?"
         sides = [n for n in re.split(r",\s*(?:and\s+|or\s+)?(?:the\s+|our\s+)?|\s+(?:and|or)\s+(?:the\s+|our\s+)?",
                                      choices[1] or choices[2], flags=re.I) if n]
+    described = _DESCRIBED_PAIR.search(f"{context} {text}") if not sides and _EACH_NAME.search(text) else None
+    if described and all(key_phrase(d) for d in described.groups()):  # "the two incidents last year (the outage in
+        sides = [key_phrase(d) for d in described.groups()]  # Aug, the firmware bug in Nov) - how long was each?"
     if not sides and _ASKS_CHOICE.search(text):  # "which ship carried the most: the Aurora, the Borealis or ...?"
         sides = [s for s in _alternatives(text) if s.lower() not in main.lower()]
         sides = sides if len(sides) >= 2 else []
@@ -1695,6 +1733,10 @@ def analyse(question: str, today: date | None = None) -> Question:
     if paired and all(key_phrase(m) and not find_periods(m) for m in paired.groups()):  # "per diem and hotel cap
         measures = (key_phrase(_rate_joined(paired[1])), key_phrase(_rate_joined(paired[2])))  # now vs 2023": two
         # measures of each period
+    listed_on = _COMPARED_ON_LIST.search(text) if len(sides) >= 2 and not measures else None
+    items = [key_phrase(_rate_joined(i)) for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed_on[1])] if listed_on else []
+    if 3 <= len(items) <= 5 and all(items):  # "compare in terms of severity, duration and the devices affected"
+        measures = tuple(items)
     on = _COMPARED_ON.search(text) if len(sides) >= 2 and not measures else None
     if on:  # "how does Q3 2024 compare with Q3 2023 on gross margin and gross profit?": two measures of each side
         measures = (key_phrase(_rate_joined(on[1])), key_phrase(_rate_joined(on[2])))

@@ -344,7 +344,11 @@ def split_sentences(text: str) -> list[str]:
         stripped = _BULLET.sub("", stripped)
         if stripped:
             sentences.extend(_split_line(stripped))
-    return [s for s in sentences if len(s.split()) >= 3]
+    return [s for s in sentences if len(s.split()) >= 3 or _LABELLED_VALUE.fullmatch(s)]
+
+
+#: "Severity: SEV-1.": a field and its value, short but a fact of its own.
+_LABELLED_VALUE = re.compile(r"[A-Z][a-z]+:\s+[\w.%$€£±/-]*\d[\w.%/-]*\.?")
 
 
 def _split_line(line: str) -> list[str]:
