@@ -4663,3 +4663,17 @@ def test_a_field_named_by_the_measure_is_each_sides_value_even_when_it_is_not_a_
     _, decision = _run_with_calculator(question, lambda query: passages["dredging" if "dredging" in query else "repair"])
     assert "Grade: G-2 [dredge.md]" in decision.content and "Grade: G-4 [quay.md]" in decision.content
     assert "grade" not in decision.content.split("I could not find")[-1]
+
+
+def test_two_years_of_one_document_scope_each_search_and_each_figure_to_that_document():
+    question = "what changed between the 2021 and the 2022 marina rules on the deposit, the late fee and the winter rate?"
+    analysed = analyse(question)
+    assert analysed.sides == ("2021", "2022") and analysed.measures == ("deposit", "late fee", "winter rate")
+    assert analysed.source == "marina rule" and analysed.side_queries()[0] == "2021 deposit marina rule"
+    rules = {"2021": "[rules-2021.md] Marina rules 2021\nThe deposit is $200 per berth. The late fee is $30. The winter "
+                     "rate is $90 a month.",
+             "2022": "[rules-2022.md] Marina rules 2022\nThe deposit is $250 per berth. The late fee is $40. The winter "
+                     "rate is $95 a month."}
+    newsletter = "[news.md] Club newsletter 2022\nThe deposit is $900 per berth."
+    _, decision = _run_with_calculator(question, lambda query: f"{newsletter}\n\n{rules[query.split()[0]]}")
+    assert "2022 deposit ($250) is higher than 2021 deposit ($200)" in decision.content

@@ -489,6 +489,8 @@ class Policy:
     def quantities(self, measure: str | None = None) -> dict[str, Quantity]:
         """The number found for each compared side of ``measure`` (the subject), over every observation so far."""
         blocks = self._passage_blocks  # public pages count too: a competitor's figure is often only on its own page
+        sourced = [b for b in blocks if self.q.source and set(terms(self.q.source)) <= set(terms(b.title))]
+        blocks = sourced or blocks  # "the 2023 and the 2024 travel policy on ...": each figure from that document
         operation = self._for_measure(measure).q.operation if measure else self.q.operation
         unit = "%" if operation == "percentage-point change" else None  # "the difference in points"
         counting = operation == "sum" and bool(asks_quantity(self.q.text))  # "how many days do A and B add up to?"

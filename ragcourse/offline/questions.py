@@ -786,7 +786,7 @@ _PAIRED_MEASURES = re.compile(rf"(?:^|[-–—:]\s+|\b(?:do|does|did|are|were|is
 _HOW_DO_COMPARE = re.compile(r"\bhow\s+(?:do|does|did)\s+(?:the\s+|our\s+)?([^,;?]+?)\s+and\s+(?:the\s+|our\s+)?([^,;?]+?)"
                              r"\s+compare\b", re.I)
 #: "compare in terms of severity, duration and the number of devices affected": three or more measures listed.
-_COMPARED_ON_LIST = re.compile(r"\b(?:compar\w*|differ\w*|stack\w*\s+up)\b[^?;]*?\b(?:on|in terms of)\s+((?:[^,;?]+,\s*)+"
+_COMPARED_ON_LIST = re.compile(r"\b(?:compar|chang|differ|stack\w*\s+up|var(?:y|ie))\w*\b[^?;]*?\b(?:on|in terms of)\s+((?:[^,;?]+,\s*)+"
                                r"(?:and\s+)?[^,;?]+?)\s*(?:[?.;]|$)", re.I)
 
 
@@ -1294,6 +1294,11 @@ _NAMED_SOURCE = re.compile(rf"(?:\b(the|our|their|its|[A-Z][\w-]*['’]s?)\s+|^)
                            rf"(?!\s+{_SOURCE_NOUN})", re.I)
 
 
+#: "the 2023 and the 2024 travel policy": two years' versions of one kind of document.
+_VERSIONS_OF = re.compile(rf"\b(?:19|20)\d{{2}}\s+(?:and|vs\.?|versus|or|to)\s+(?:the\s+)?(?:19|20)\d{{2}}\s+"
+                          rf"((?:[a-z][\w-]*\s+)?{_SOURCE_NOUN})(?:s|\b)", re.I)
+
+
 def named_sources(text: str) -> tuple[tuple[str, bool], ...]:
     """The documents a question names as where to look, when it names two or more ("does the interval our manual
     recommends meet the new EMSB rule?"): each with whether it is our own ("our manual") or may be public."""
@@ -1760,6 +1765,9 @@ def analyse(question: str, today: date | None = None) -> Question:
     if sides and codes:  # per meter, A or B?": the price of an LX-200 (a code qualifies the measure; a place or a
         # person does not, nor a code that is a side: "one PX-7 and one LX-200 ... which of the two ...?")
         subject = " ".join(dict.fromkeys([*subject.split(), *codes]))
+    versions = _VERSIONS_OF.search(text) if not scope and len(sides) == 2 and all(find_periods(s) for s in sides) else None
+    scope = key_phrase(versions[1]) if versions else scope  # "between the 2023 and the 2024 travel policy": each
+    # year's figures are searched in that document
     parts = tuple(" ".join(f"{part} {scope} {scene}".split())
                   for part in _with_context(clauses, periods, context, today) or [text])
     label = _LABEL.match(text)
