@@ -4677,3 +4677,18 @@ def test_two_years_of_one_document_scope_each_search_and_each_figure_to_that_doc
     newsletter = "[news.md] Club newsletter 2022\nThe deposit is $900 per berth."
     _, decision = _run_with_calculator(question, lambda query: f"{newsletter}\n\n{rules[query.split()[0]]}")
     assert "2022 deposit ($250) is higher than 2021 deposit ($200)" in decision.content
+
+
+def test_the_spread_of_several_sides_is_the_highest_against_the_lowest_and_a_price_per_thing_is_no_payment_clause():
+    question = ("Across our supply contracts (Kelso Mills, Ashby Farms, North Quay), which one pays the least per sack "
+                "and which pays the most - and how big is the spread?")
+    analysed = analyse(question)
+    assert analysed.operation == "max" and "payment" not in analysed.subject
+    prices = {"Kelso Mills": "$14", "Ashby Farms": "$12", "North Quay": "$15"}
+
+    def searched(query: str) -> str:
+        name = next(n for n in prices if query.startswith(n))
+        return f"[{name.split()[0].lower()}.md] Supply contract — {name}\nThe customer pays {prices[name]} per sack of flour."
+
+    _, decision = _run_with_calculator(question, searched)
+    assert "North Quay has the highest value ($15) and Ashby Farms the lowest ($12), a spread of $3" in decision.content

@@ -743,6 +743,8 @@ class Policy:
             if operation == "average":
                 return f"({' + '.join(x.plain for x in found)}) / {len(found)}"
             ranked = sorted(found, key=lambda x: x.value, reverse=operation == "max")
+            if _SPREAD.search(self.q.text):  # "how big is the spread": the largest against the smallest
+                return f"{ranked[0].plain} - {ranked[-1].plain}"
             return f"{ranked[0].plain} - {ranked[1].plain}" if operation == "max" else f"{ranked[1].plain} - {ranked[0].plain}"
         pair = self.ordered_pair(quantities)
         return self.total_expression(quantities) or (self.expression(pair) if pair else None)
@@ -2080,6 +2082,9 @@ class Policy:
             total = f"{unit[:1]}{total}{unit[1:]}" if unit.startswith("$") else f"{total}{unit}"
             return f"{listed} add up to {total}; their average is {value} ({call.result.strip()})."
         ranked = sorted(found, key=lambda x: x.value, reverse=self.q.operation == "max")
+        if _SPREAD.search(self.q.text):  # "... and how big is the spread?": the top and the bottom
+            return (f"{label(ranked[0].side)} has the highest value ({ranked[0].text}) and {label(ranked[-1].side)} the "
+                    f"lowest ({ranked[-1].text}), a spread of {value}; compared: {listed} ({call.result.strip()}).")
         word = "highest" if self.q.operation == "max" else "lowest"
         return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "
                 f"{'more' if self.q.operation == 'max' else 'less'} than {label(ranked[1].side)} ({ranked[1].text}); "

@@ -1094,6 +1094,8 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
         return "percent change"
     if len(sides) == 2 and OPERATIONS["percentage-point change"].search(text):  # "the share of revenue in 2023 vs
         return "percentage-point change"  # 2024, in points": the share is the measure, the points the operation
+    if len(sides) > 2 and _ASKS_SPREAD.search(text):  # "which pays the least per gateway and which the most, and
+        return "max"  # how big is the spread?": the largest against the smallest
     if not sides and _PORTION.search(text):
         return "portion"
     if not sides and _AGAINST_PLAN.search(text):  # "... and how does that compare with its plan?": the gap
@@ -1115,6 +1117,9 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
     return list(OPERATION_MEANINGS)[index] if index >= 0 else ""
 
 
+#: "how big is the spread", "the gap between the highest and the lowest": the extremes of several sides, set apart.
+_ASKS_SPREAD = re.compile(r"\bspread\b|\b(?:gap|difference)\s+between\s+the\s+(?:highest|lowest|top|bottom|cheapest|"
+                          r"dearest|most|least)\b", re.I)
 #: A question about a date: "when does ...", "by what date", "until when".
 _ASKS_WHEN = re.compile(r"\b(?:when|(?:by|on|until|from)\s+(?:what|which)\s+date|what\s+date)\b", re.I)
 
@@ -1758,7 +1763,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if qualifiers:
         subject = " ".join(w for w in subject.split() if w.lower() not in VERSION_WORDS)
     subject = one_word_per_measure(subject)
-    clause = _contract_clause(subject) if sides and re.search(rf"\b{AGREEMENT_WORD}s?\b", text, re.I) else ""
+    clause = _contract_clause(subject) if sides and re.search(rf"\b{AGREEMENT_WORD}s?\b", text, re.I) and not re.search(
+        r"\bper-[a-z]", subject) else ""  # (what each pays per gateway is a price, not a payment clause)
     subject = clause or subject  # "which contract gives the customer longer to pay?": its payment terms
     names = context_names(context)
     codes = [w for w in names.split() if anchors(w) and w not in sides]  # "Two accounts buy LX-200s. Which pays more
