@@ -4692,3 +4692,9 @@ def test_the_spread_of_several_sides_is_the_highest_against_the_lowest_and_a_pri
 
     _, decision = _run_with_calculator(question, searched)
     assert "North Quay has the highest value ($15) and Ashby Farms the lowest ($12), a spread of $3" in decision.content
+
+
+def test_the_word_two_names_share_is_the_measure_and_a_label_before_a_colon_is_none():
+    question = analyse("Bread vs cakes: how did rye sales and sponge sales move from March to June 2022, and by what "
+                       "percentage did each fall?")
+    assert question.across == ("rye", "sponge") and question.subject == "sales" and not question.measures
