@@ -1851,8 +1851,9 @@ def analyse(question: str, today: date | None = None) -> Question:
         listed = _EACH_LISTED.search(text)  # "did A and B each book ...": the names listed are no measures
         measures, operations = ((), ()) if listed and [listed[1], listed[2]] == across else (measures, operations)
         shared = _SHARED_MEASURE.search(text)  # "how did LX-200 bookings and Aurora Cloud bookings move": the word
-        if shared and [key_phrase(shared[1]), key_phrase(shared[3])] == across:  # they share is the measure (a
-            subject, measures, operations = key_phrase(shared[2]), (), ()  # label, "Hardware vs cloud:", is none)
+        # they share is the measure (a label, "Hardware vs cloud:", is none; "adult fare vs child fare" are two)
+        if shared and re.search(r"\sand\s", shared[0]) and [key_phrase(shared[1]), key_phrase(shared[3])] == across:
+            subject, measures, operations = key_phrase(shared[2]), (), ()
     added = _added(text) if not sides and re.search(r"\bhow (?:many|much)\b|\btotal\b|\bin all\b", text, re.I) else []
     if added:  # "how many days off do annual leave and the public holidays add up to?": each searched, then summed
         sides, measures, operations, operation = added, (), (), "sum"
