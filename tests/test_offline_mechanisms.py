@@ -4698,3 +4698,14 @@ def test_the_word_two_names_share_is_the_measure_and_a_label_before_a_colon_is_n
     question = analyse("Bread vs cakes: how did rye sales and sponge sales move from March to June 2022, and by what "
                        "percentage did each fall?")
     assert question.across == ("rye", "sponge") and question.subject == "sales" and not question.measures
+
+
+def test_a_share_stated_before_is_asked_again_of_what_it_covered_and_the_site_is_the_place_named():
+    question = ("When the Larkfield bakery extension opened, the owners said the wind turbine would cover about a fifth of "
+                "the site's power. What fraction did it actually cover in 2022?")
+    analysed = analyse(question)
+    assert analysed.operation == "share" and analysed.share_of == ("wind turbine", "Larkfield power")
+    report = ("[energy.md] Energy report 2022\nOur three shops used 900 MWh of power in 2022, of which the Larkfield site "
+              "used 600 MWh. The wind turbine at Larkfield produced 90 MWh.")
+    observed, _ = _run_with_calculator(question, lambda query: report)
+    assert ("compute", {"expression": "90 / 600 * 100"}, "90 / 600 * 100 = 15.0") in observed

@@ -265,9 +265,14 @@ _PART_SPLIT = re.compile(rf"[?;:]|,?\s+and\s+(?={ASK_LEAD}(?:what|who|when|where
                          re.I)
 _NAME = re.compile(r"\b[A-Z][a-zA-Z&.]+(?!-?\d)(?:\s+[A-Z][a-zA-Z&.]+(?!-?\d))*")  # "LX" of "LX-200" is a code
 
+#: "... did it actually cover", "... do they make up": the verb of a share whose part is a pronoun.
+_COVERED_BY = (r"\s+(?:did|does|do|will|would|is|was|could)\s+(?:it|they|that|this)\s+(?:actually\s+|really\s+|in fact\s+)?"
+               r"(?:cover|supply|provide|meet|make up|account for|represent|generate)\b")
 #: How found numbers combine, in the order the grammar tries them (the first that matches wins).
 OPERATIONS: dict[str, re.Pattern[str]] = {
     "share": re.compile(r"\b(?:share|proportion|fraction|portion)\s+of\b|\bwhat\s+%\s+of\b|"
+                        # "what fraction did it actually cover?": the whole named before, by the statement it asks about
+                        rf"\bwhat\s+(?:share|proportion|fraction|portion|percentage|part){_COVERED_BY}|"
                         r"\b(?:what|how (?:big|large|much)(?: of)?(?: an?)?) (?:percentage|percent|part) of\b|"
                         r"\bas an? (?:percentage|share) of\b|,\s*as an? (?:percentage|share)\s*\??$|"
                         rf"\baccount(?:ed|s)? for\b(?!\s+(?:the|this|that|its)\s+{_CHANGE_WORD})|"
@@ -290,6 +295,15 @@ _CHANGE_AS_SHARE = re.compile(r"\b(?:drop|fall|decline|decrease|increase|rise|gr
                               r"(?:fraction|share|percentage|proportion|percent)\s+of\b", re.I)
 #: Which words of a share question name the whole and which the part: "what share of <whole> came from <part>",
 #: "of all <whole>, what percentage <part>", "<part> as a share of <whole>".
+#: "the solar roof would cover about an eighth of the site's electricity": a statement of a share, its part and whole.
+_STATED_SHARE = re.compile(r"(?P<part>[^,;]+?)\s+(?:would|will|should|"
+                           r"could|was to|were to|is to)\s+(?:cover|supply|provide|meet|make up|account for|generate)\s+"
+                           r"(?:about\s+|around\s+|roughly\s+|some\s+|up to\s+)?(?:an?\s+[a-z]+|one\s+[a-z]+|half|\d+(?:\.\d+)?\s*%)"
+                           r"\s+of\s+(?P<whole>[^?;,.]+)", re.I)
+#: "the site's", "the plant's": a place the statement names otherwise.
+_NAMED_PLACE = re.compile(r"\b([A-Z][\w-]+)\s+(?:[a-z]+\s+){0,2}(?:site|plant|factory|office|line|expansion|extension|"
+                          r"facility|campus|depot|warehouse)\b")
+_OWN_PLACE = re.compile(r"\bthe\s+(?:site|plant|factory|office|building|facility|campus|depot|warehouse)(?:['’]s)?\b", re.I)
 _SHARE_OF = (
     re.compile(r"(?:\b(?:share|proportion|fraction|portion|percentage|percent|part)|(?<=\s)%)\s+of\s+(?P<whole>[^?;,]+?)\s+"
                r"(?:came|comes|come|went|goes|go|was|were|is|are|did|does|do|has|have|had|would|will|could|might)\s+"
@@ -351,6 +365,14 @@ def _share_of(text: str, patterns: tuple[re.Pattern[str], ...] = _SHARE_OF, cont
             found = (key_phrase(part), key_phrase(m["whole"], AGGREGATE_WORDS))  # "europe overall": the part as asked
             if all(found):
                 return found
+    stated = _STATED_SHARE.search(context) if context and re.search(_COVERED_BY, text, re.I) else None
+    part = re.split(r"\b(?:that|said|promised|claimed|expected|stated)\s+", stated["part"])[-1] if stated else ""
+    whole = stated["whole"] if stated else ""
+    place = _NAMED_PLACE.search(context) if stated and _OWN_PLACE.search(whole) else None
+    whole = f"{place[1]} {_OWN_PLACE.sub(' ', whole)}" if place else whole  # ("the Penang line ... the site's power":
+    # the site is Penang)
+    if stated and key_phrase(part) and key_phrase(whole):  # "X was to cover an eighth of Y. What fraction did it cover?"
+        return key_phrase(part), key_phrase(whole, AGGREGATE_WORDS)
     return ()
 
 
