@@ -4709,3 +4709,10 @@ def test_a_share_stated_before_is_asked_again_of_what_it_covered_and_the_site_is
               "used 600 MWh. The wind turbine at Larkfield produced 90 MWh.")
     observed, _ = _run_with_calculator(question, lambda query: report)
     assert ("compute", {"expression": "90 / 600 * 100"}, "90 / 600 * 100 = 15.0") in observed
+
+
+def test_when_the_answer_is_needed_names_no_clause_to_review():
+    question = analyse("Before the next renewal window: which clauses in the Harwick charter agreement are red flags "
+                       "under our review checklist?")
+    assert question.reviewed == "Harwick charter agreement" and len(question.searches()) > 3
+    assert not any("window" in search for search in question.searches())

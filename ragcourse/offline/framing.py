@@ -48,6 +48,8 @@ PREAMBLE = re.compile(rf"^(?!.*\b{WH_WORD}\b)"
                       r"(?:i|we)\s+(?:just\s+|only\s+|recently\s+)?(?:joined|started|moved|arrived|transferred|switched))\b|"
                       # "Before I start haggling: ...": when the asker will use the answer
                       r"(?:before|after|while|once) (?:i|we)\b|"
+                      # "Before the next renewal window: ...": when the answer is needed, not what is asked about
+                      r"(?:before|ahead of|in time for) (?:the|my|our|a|an|this|next)\s[\w\s/-]{1,40}$|"
                       # "Can you pull together a one-liner for Ann: ...": what the asker wants made of the answer
                       r"(?:can|could|would) (?:you|someone) (?:please )?(?:pull together|put together|draft|write up|"
                       r"prepare)\b|"
@@ -84,8 +86,10 @@ PASSED_ON = re.compile(r"\b(?:ticket|e-?mail|message|call|note|request|complaint
 #: The clause before a colon or a dash that opens a question.
 LEAD = re.compile(r"^([^:?]{1,80}?)(?::|\s[-–—])\s+(?=\S)")
 #: A preamble that says for whom or what the answer is made ("For Ann's 9am", "Can you pull together a one-liner for
-#: Ann"): when it names nothing but its audience, it leaves the question.
-FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b", re.I)
+#: Ann") or when it is needed ("Before the next renewal window"): when it names nothing but its audience, it leaves
+#: the question.
+FOR_WHOM = re.compile(r"^(?:(?:quick|short|small) (?:one|q|question) )?for\b|^(?:can|could|would) (?:you|someone)\b|"
+                      r"^(?:before|ahead of|in time for) (?:the|my|our|a|an|this|next)\s", re.I)
 #: "For the board pack I need ...", "can you tell me ...": how the request is framed, not what it asks.
 REQUEST = re.compile(r"^\s*(?:(?:for|in) (?:the|my|our|a|an|[a-z][\w-]*['’]s) [\w\s-]{1,30}?,?\s+)?(?:i need|i'd need|i'd like|"
                      r"i would like|i'd love|i would love|i wonder|i want|please (?:give|tell|send) me|can you (?:please )?(?:tell|give|show) me|"
