@@ -4716,3 +4716,8 @@ def test_when_the_answer_is_needed_names_no_clause_to_review():
                        "under our review checklist?")
     assert question.reviewed == "Harwick charter agreement" and len(question.searches()) > 3
     assert not any("window" in search for search in question.searches())
+
+
+def test_a_clause_held_against_a_checklist_according_to_it_is_a_review():
+    question = analyse("Harwick charter - does it renew on its own, and is the renewal clause OK per the legal checklist?")
+    assert question.reviewed and "checklist renewal" in question.searches()

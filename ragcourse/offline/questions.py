@@ -179,7 +179,7 @@ _REVIEW = re.compile(r"\b(unfavou?rable|red flags?|one-sided|disadvantageous|ris
 #: An agreement held against a standard: "flagged red or amber", "departs from our standard positions", "non-standard",
 #: "against the checklist" (a review only when an agreement is what is held against it).
 _AGAINST_STANDARD = re.compile(r"\b(?:flag(?:ged|s)?|amber|non-?standard|depart\w*\s+from|deviat\w*\s+from|standard "
-                               r"positions?|(?:against|vs\.?|versus|under|per|by|break\w*|breach\w*|violat\w*|"
+                               r"positions?|(?:against|vs\.?|versus|under|per|by|according\s+to|in\s+line\s+with|break\w*|breach\w*|violat\w*|"
                                r"compl\w*\s+with|conflict\w*\s+with|outside|fall\w*\s+foul\s+of|fails?)\s+"
                                r"(?:the\s+|our\s+|legal['’]?s?\s+)*"
                                r"(?:\w+\s+){0,2}(?:checklist|playbook|standards?))\b", re.I)  # ("contract review checklist")
