@@ -4721,3 +4721,8 @@ def test_when_the_answer_is_needed_names_no_clause_to_review():
 def test_a_clause_held_against_a_checklist_according_to_it_is_a_review():
     question = analyse("Harwick charter - does it renew on its own, and is the renewal clause OK per the legal checklist?")
     assert question.reviewed and "checklist renewal" in question.searches()
+
+
+def test_a_supposed_late_delivery_asks_the_terms_not_the_records_and_our_standard_position_is_a_review():
+    question = analyse("Harwick Ferries - if we deliver late what do we owe them, and is that within our standard position?")
+    assert not question.orders and question.reviewed == "Harwick Ferries"

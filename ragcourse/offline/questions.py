@@ -161,8 +161,8 @@ def asks_orders(clauses: list[str]) -> bool:
     records themselves ("the value we booked for orders placed in Q4"); a supposed order ("Say a $60,000 order
     arrives late, what would we owe?") is in no records."""
     whole = " ".join(c for c in clauses if c)
-    if _SUPPOSED_ORDER.search(whole) and _SUPPOSING.search(whole) and not _RECORDS.search(whole):
-        return False
+    if (_SUPPOSED_ORDER.search(whole) and _SUPPOSING.search(whole) or _IF_LATE.search(whole)) and not _RECORDS.search(whole):
+        return False  # ("if we deliver late, what do we owe them?": the terms of any late delivery)
     return any(_ORDERS.search(c) and (not _NOT_ORDERS.search(c) or _RECORDS.search(c)) for c in clauses if c)
 
 
@@ -170,6 +170,9 @@ def asks_orders(clauses: list[str]) -> bool:
 _SUPPOSED_ORDER = re.compile(r"\b(?:a|an)\s+(?:[$€£]\s?\d[\d,.]*\s*(?:[kmb]n?|million|thousand)?\s+(?:[\w-]+\s+){0,2}?"
                              r"(?:orders?|deliver(?:y|ies)|shipments?|consignments?)|(?:orders?|deliver(?:y|ies)|"
                              r"shipments?|consignments?)\s+(?:worth|of|valued at)\s+[$€£]\s?\d)", re.I)
+#: "if we deliver late", "if they ever ship late": a delivery supposed, of no order in particular.
+_IF_LATE = re.compile(r"\b(?:if|when(?:ever)?)\s+(?:we|they|you|the\s+supplier)\s+(?:ever\s+)?"
+                      r"(?:deliver(?:s|ed)?|ship(?:s|ped)?|are|were)\s+(?:\w+\s+)?late\b", re.I)
 #: Words that make a case up: "say", "suppose", "if", "worst case", "would", "hypothetically".
 _SUPPOSING = re.compile(r"\b(?:say|suppose|supposing|assume|assuming|imagine|if|hypothetical(?:ly)?|worst[- ]case|"
                         r"would|were to)\b", re.I)
@@ -1900,8 +1903,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         source=scope, referring=referring,
         bridge=(bridge[1].lower(), key_phrase(bridge[2])) if bridge else (),
         reviewed=key_phrase(_reviewed(text, question), _REVIEW_FILLER) if _REVIEW.search(text) or _AGAINST_STANDARD.search(text)
-        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b|\bterms\b", question, re.I) else "",  # (named in a statement
-        # first)
+        and re.search(rf"\b{AGREEMENT_WORD}s?\b|\bclauses?\b|\bterms\b|\bstandard\s+positions?\b", question, re.I) else "",
+        # (named in a statement first; "our standard position" is the standard a contract's terms are held against)
         operation=operation, choice=len(sides) >= 2 and bool(_WHICH_SIDE.search(text) or _RANK.search(question)),
         monthly=monthly,
         # ("what share of the capex budget is the Penang item, 2024 vs 2025?": the share in each period)
