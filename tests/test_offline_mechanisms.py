@@ -4726,3 +4726,20 @@ def test_a_clause_held_against_a_checklist_according_to_it_is_a_review():
 def test_a_supposed_late_delivery_asks_the_terms_not_the_records_and_our_standard_position_is_a_review():
     question = analyse("Harwick Ferries - if we deliver late what do we owe them, and is that within our standard position?")
     assert not question.orders and question.reviewed == "Harwick Ferries"
+
+
+def test_a_partys_count_not_yet_found_is_searched_with_its_name_and_the_thing_counted():
+    question = ("If every classroom were on the plan, what would the Larkfield Academy agreement and the Ashby Grammar "
+                "agreement each cost a year?")
+    rates = {"Larkfield": "[lark.md] Tablet agreement — Larkfield Academy\nThe tablet plan costs $350 per classroom per year.",
+             "Ashby": "[ashby.md] Tablet agreement — Ashby Grammar\nThe tablet plan costs $400 per classroom per year."}
+    rooms = {"Larkfield": "[lark-site.md] Site plan — Larkfield Academy\nThe school runs 46 classrooms and two halls.",
+             "Ashby": "[ashby-site.md] Site plan — Ashby Grammar\nThe school has 30 classrooms on two floors."}
+
+    def searched(query: str) -> str:
+        name = "Ashby" if "Ashby" in query else "Larkfield"
+        return rooms[name] if query.endswith("classrooms") else rates[name]
+
+    observed, _ = _run_with_calculator(question, searched)
+    assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
+    assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["46 * 350", "30 * 400"]

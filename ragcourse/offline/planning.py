@@ -934,7 +934,7 @@ class Policy:
     @property
     def more_rate_expressions(self) -> list[str]:
         """The products of the question's other counted things, each in money, after the first (``rate_expression``)."""
-        return [e for product in self._rate_products[1:] if unit_of(product[1])[:1] in "$€£" and unit_of(product[1])
+        return [e for product in self._rate_products[1:] if unit_of(product[1]).startswith("$")
                 and (e := self.rate_expression(product))]
 
     @cached_property
@@ -2115,8 +2115,8 @@ _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
 _SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
                      r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
-_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([a-z](?:[a-z-]*\d+[a-z]*|[a-z-]+))", re.I)  # ("1,150
-#   LX-200s")
+#: "3 weeks", "1,150 LX-200s": a count and the thing counted, a word or a code.
+_COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([a-z](?:[a-z-]*\d+[a-z]*|[a-z-]+))", re.I)
 #: "For each week of delay, the yard pays 2% of the value": the thing counted first, then its rate.
 _FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|complete|calendar)\s+)?([a-z][a-z-]+)\b[^.;\d]*?"
                        r"([$€£]?\d[\d,]*(?:\.\d+)?%?)", re.I)

@@ -836,7 +836,8 @@ def _versus(clause: str) -> list[str]:
                   pieces[0])
     # ("compare the severity and scale of A with B": "with" sets the sides apart before "and" does)
     m = re.search(r"\b(?:compare(?!\s+(?:on|in terms of)\b)|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+"
-                  r"(?:with|to|against)\s+(?:the\s+|our\s+)?(.+?)$()()", clause, re.I) if re.search(
+                  r"(?:with|to|against)\s+(?:the\s+|our\s+)?(.+?)$()()", clause, re.I) if re.search(  # (two empty
+        # groups, so that groups 3 and 4 mean "A vs B" in both forms)
         r"\band\b.+\b(?:with|against)\b", clause, re.I) else None
     m = m or re.search(r"\b(?:between|compare(?!\s+(?:on|in terms of)\b)|reconcile|contrast)\s+(?:the\s+|our\s+)?(.+?)\s+"
                        r"(?:and|with|to|against)\s+"
@@ -1194,9 +1195,9 @@ def _quarters_spelled_out(text: str, periods: list[Period]) -> list[str]:
 
 def _different_things(sides: list[str]) -> bool:
     """Whether each side names its own period and a thing of its own, sharing no word with the other's thing."""
+    # ("Q2 2019 (sum of the months)" is a period, summed: its other words name no thing)
     words = [set(terms(key_phrase(side, CUE_WORDS | AGGREGATE_WORDS))) - {t for p in find_periods(side) for t in terms(p.text)}
-             - set(terms("month months quarter quarters year years")) for side in sides]  # ("Q2 2019 (sum of the
-    # months)" is a period, summed)
+             - set(terms("month months quarter quarters year years")) for side in sides]
     return all(len(find_periods(side)) == 1 for side in sides) and all(len(w) >= 2 for w in words) \
         and not words[0] & words[1]
 
@@ -1579,7 +1580,7 @@ def _named_party(clauses: list[str]) -> str:
     """The one party the first clause names in full, when it asks for no name and a later clause says "their", "its"
     or "the contract"; else ""."""
     if len(clauses) < 2 or _ASKS_NAME.search(clauses[0]) or not re.search(
-            r"\b(?:their|its|the\s+(?:contract|agreement)|(?:on|under|in)\s+it)\b", " ".join(clauses[1:]), re.I):
+            r"\b(?:their|its|the\s+(?:contract|agreement))\b", " ".join(clauses[1:]), re.I):
         return ""
     names = set()
     for found in _PARTY_NAME.findall(clauses[0]):  # ("If Brightwater Utilities ...": the sentence's first word is none)
