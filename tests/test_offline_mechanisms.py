@@ -4653,15 +4653,18 @@ def test_two_dated_works_of_different_kinds_are_two_things_not_two_periods(text,
     assert question.sides == sides and question.measures == measures
 
 
-def test_a_field_named_by_the_measure_is_each_sides_value_even_when_it_is_not_a_number():
+def test_a_field_named_by_the_measure_or_close_to_it_in_meaning_is_each_sides_value_even_when_it_is_not_a_number():
     question = ("How do the harbour dredging of March 2023 and the quay repair of June 2023 compare in terms of "
-                "grade, length and cost?")
+                "grade, duration and cost?")
     passages = {"dredging": "[dredge.md] Works report — Harbour dredging of March 2023\nReport by the harbour office. "
-                            "Grade: G-2. The dredging cost $40,000.",
+                            "Grade: G-2. Duration: 4 days. The dredging cost $40,000.",
                 "repair": "[quay.md] Works report — Quay repair of June 2023\nReport by the works team. Grade: G-4. "
-                          "The repair cost $65,000."}
+                          "Period of closure: 3 to 9 June 2023 for most berths. The repair cost $65,000. The duration "
+                          "of the repair was set by the tides."}
     _, decision = _run_with_calculator(question, lambda query: passages["dredging" if "dredging" in query else "repair"])
     assert "Grade: G-2 [dredge.md]" in decision.content and "Grade: G-4 [quay.md]" in decision.content
+    assert "Duration: 4 days [dredge.md]" in decision.content
+    assert "Period of closure: 3 to 9 June 2023 for most berths [quay.md]" in decision.content
     assert "grade" not in decision.content.split("I could not find")[-1]
 
 
@@ -4743,3 +4746,9 @@ def test_a_partys_count_not_yet_found_is_searched_with_its_name_and_the_thing_co
     observed, _ = _run_with_calculator(question, searched)
     assert ("find_docs", {"query": "Larkfield Academy classrooms"}) in [(n, a) for n, a, _ in observed]
     assert [args["expression"] for name, args, _ in observed if name == "compute"] == ["46 * 350", "30 * 400"]
+
+
+def test_how_long_an_event_lasted_is_a_duration():
+    asked = analyse("the two ferry breakdowns last yr (engine fire in May, rudder jam in Sep) - what grade was each and how "
+                    "long were passengers stranded?", date(2025, 1, 20))
+    assert asked.measures == ("grade", "duration passenger stranded")

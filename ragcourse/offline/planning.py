@@ -1656,10 +1656,9 @@ class Policy:
                 found = [s for c in self.calls if c.text == query and c.result
                          for s in quoted(self._unscoped(query), c.result, 1)]
                 # "Severity: SEV-1": a field of the side's own document, named by the measure, is its value
-                field = next((s for c in self.calls if c.text == query and c.result and side not in quantities
-                              for s in sentences_of(parse_blocks(c.result))
-                              if re.match(rf"{re.escape(measure)}\s*:\s", s.text, re.I)
-                              and s.label in {b.label for b in self._own_blocks(side)}), None)
+                field = _field_for(measure, [s for c in self.calls if c.text == query and c.result and side not in quantities
+                                             for s in sentences_of(parse_blocks(c.result))
+                                             if s.label in {b.label for b in self._own_blocks(side)}])
                 sentences += [quantities[side].sentence] if side in quantities else [field] if field else []
                 sentences += found[:1]
                 if side not in quantities and not field and (not found or "figure" in q.answer_type and not q.cause):
@@ -2120,6 +2119,27 @@ _COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([
 #: "For each week of delay, the yard pays 2% of the value": the thing counted first, then its rate.
 _FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|complete|calendar)\s+)?([a-z][a-z-]+)\b[^.;\d]*?"
                        r"([$€£]?\d[\d,]*(?:\.\d+)?%?)", re.I)
+
+
+#: "Severity: SEV-1.", "Period of impact: 5 to 8 November": a field of a record, its label and its value.
+_FIELD = re.compile(r"([A-Z][A-Za-z-]*(?: [a-z][a-z-]*){0,3}):\s")
+#: How close in meaning a field's label must be to the measure asked ("duration" and "Period of impact"): close, or
+#: nearly so and clearly closer than any other label of the side's fields.
+CLOSE_FIELD_MEANING, MIN_FIELD_MEANING, FIELD_MARGIN = 0.4, 0.3, 0.1
+
+
+def _field_for(measure: str, sentences: list[Sentence]) -> Sentence | None:
+    """The field among ``sentences`` whose label is the measure ("Severity: ..." for "severity") or, failing that,
+    clearly the closest to it in meaning."""
+    fields = [(m[1], s) for s in sentences if (m := _FIELD.match(s.text))]
+    named = next((s for label, s in fields if label.lower() == measure.lower()), None)
+    if named or not fields:
+        return named
+    first = {label: s for label, s in reversed(fields)}  # (a label given twice: its first field)
+    scored = sorted(((similarity(label, measure), s) for label, s in first.items()), key=lambda f: -f[0])
+    best, runner_up = scored[0][0], scored[1][0] if len(scored) > 1 else 0.0
+    close = best >= CLOSE_FIELD_MEANING or best >= MIN_FIELD_MEANING and best - runner_up >= FIELD_MARGIN
+    return scored[0][1] if close else None
 
 
 def _count_and_rate(thing: str, blocks: list[Block]) -> tuple[str, str, str, str] | None:

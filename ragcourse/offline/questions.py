@@ -627,6 +627,8 @@ def _rate_joined(text: str) -> str:
 
 def _subject(clause: str, sides: list[str]) -> str:
     clause = _NOT_A_MEASURE.sub(" ", clause)
+    if sides:  # "how long was each down" (an event past, not "how long is the warranty"): each side's duration
+        clause = re.sub(r"\bhow long\b(?=\s+(?:was|were|did)\b)", "duration", clause, flags=re.I)
     kinds = [re.findall(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{re.escape(side)}\b", clause) for side in sides if _is_name(side)
              and not find_periods(side)]  # ("the cost of 2025 ... the cost of 2024": what a period has is measured)
     if len(kinds) >= 2 and all(kinds) and len({k[0] for k in kinds}) == 1:  # "the office of Rotterdam ... the office of
