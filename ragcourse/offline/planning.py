@@ -58,6 +58,7 @@ from .describing import descriptions, named, resolve, title_party
 from .lexicon import COUNT_WORD, MONEY_MEASURES, expected_unit, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
+    MIN_MEANING,
     ConvertedQuantity,
     Quantity,
     SummedQuantity,
@@ -77,6 +78,7 @@ from .questions import (
     DECREASE_WORDS,
     INCREASE_WORDS,
     MOVE_WORDS,
+    SPREAD,
     STANDARD_LEVEL,
     VERSION_WORDS,
     Question,
@@ -743,7 +745,7 @@ class Policy:
             if operation == "average":
                 return f"({' + '.join(x.plain for x in found)}) / {len(found)}"
             ranked = sorted(found, key=lambda x: x.value, reverse=operation == "max")
-            if _SPREAD.search(self.q.text):  # "how big is the spread": the largest against the smallest
+            if SPREAD.search(self.q.text):  # "how big is the spread": the largest against the smallest
                 return f"{ranked[0].plain} - {ranked[-1].plain}"
             return f"{ranked[0].plain} - {ranked[1].plain}" if operation == "max" else f"{ranked[1].plain} - {ranked[0].plain}"
         pair = self.ordered_pair(quantities)
@@ -767,7 +769,7 @@ class Policy:
             # a quarter against its year (actual Q3 vs the year's budget) has no "later": the gap is what is asked
             sides.sort(key=lambda s: quantities[s].value, reverse=True)
             # "how much more than the lowest of the three": the largest against the smallest, not the runner-up
-            return quantities[sides[0]], quantities[sides[-1] if _SPREAD.search(self.q.text) else sides[1]]
+            return quantities[sides[0]], quantities[sides[-1] if SPREAD.search(self.q.text) else sides[1]]
         if all(periods):
             sides.sort(key=lambda s: find_periods(s)[0].sort_key())
             return quantities[sides[-1]], quantities[sides[0]]
@@ -959,7 +961,7 @@ class Policy:
                                f"{plain_number(_in_dollars(self._value_stated))}", product, blocks[0].label)
         return found if len({expression for expression, _, _ in found.values()}) == len(found) else {}
 
-    @property
+    @cached_property
     def _every_side_things(self) -> list[str]:
         """"every gateway" in a question that compares or adds up parties and states no sum to take a rate of: the
         things counted in full ("gateway")."""
@@ -1051,11 +1053,10 @@ class Policy:
         the whole fleet is not one customer's); worked out once per request."""
         found, blocks = [], self._passage_blocks
         for every in _EVERY.finditer(self.q.text):
-            thing = re.escape(every[1].lower().removesuffix("s"))
             labels = {s.label for s in self._quoted_sentences(3) for rate in _rates(s.text)
                       if terms(rate[2])[:1] == terms(every[1])[:1]}
             names = {t for b in blocks if b.label in labels for t in terms(" ".join(_NAME_WORD.findall(b.title)))}
-            counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,4}}?{thing}s?\b", re.I)
+            counted = _counted_as(every[1])
             found += [(m[1], terms(every[1])[:1]) for b in blocks
                       if b.label in labels or names & set(terms(" ".join(_NAME_WORD.findall(b.title))))
                       for m in counted.finditer(b.text) if not is_year(m[1])][:1]
@@ -1656,9 +1657,9 @@ class Policy:
                 found = [s for c in self.calls if c.text == query and c.result
                          for s in quoted(self._unscoped(query), c.result, 1)]
                 # "Severity: SEV-1": a field of the side's own document, named by the measure, is its value
-                field = _field_for(measure, [s for c in self.calls if c.text == query and c.result and side not in quantities
-                                             for s in sentences_of(parse_blocks(c.result))
-                                             if s.label in {b.label for b in self._own_blocks(side)}])
+                own = {b.label for b in self._own_blocks(side)} if side not in quantities else set()
+                field = _field_for(measure, [s for c in self.calls if c.text == query and c.result and own
+                                             for s in sentences_of(parse_blocks(c.result)) if s.label in own])
                 sentences += [quantities[side].sentence] if side in quantities else [field] if field else []
                 sentences += found[:1]
                 if side not in quantities and not field and (not found or "figure" in q.answer_type and not q.cause):
@@ -2081,7 +2082,7 @@ class Policy:
             total = f"{unit[:1]}{total}{unit[1:]}" if unit.startswith("$") else f"{total}{unit}"
             return f"{listed} add up to {total}; their average is {value} ({call.result.strip()})."
         ranked = sorted(found, key=lambda x: x.value, reverse=self.q.operation == "max")
-        if _SPREAD.search(self.q.text):  # "... and how big is the spread?": the top and the bottom
+        if SPREAD.search(self.q.text):  # "... and how big is the spread?": the top and the bottom
             return (f"{label(ranked[0].side)} has the highest value ({ranked[0].text}) and {label(ranked[-1].side)} the "
                     f"lowest ({ranked[-1].text}), a spread of {value}; compared: {listed} ({call.result.strip()}).")
         word = "highest" if self.q.operation == "max" else "lowest"
@@ -2110,9 +2111,6 @@ _EVERY = re.compile(r"\b(?:every|each|all(?:\s+(?:the|our|their|of the))?|full(?
                     r"(?:counts?|numbers?|quantit(?:y|ies))\b))\s+([a-z](?:[a-z-]*\d+[a-z]*|[a-z-]+))", re.I)
 #: A side that is the present one: "the current one", "now", "the new policy".
 _CURRENT_SIDE = re.compile(r"\b(?:current|now|new|latest|today)\b", re.I)
-#: The largest against the smallest: "than the lowest of the three", "the spread", "between the top and the bottom".
-_SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
-                     r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][\w-]+")
 #: "3 weeks", "1,150 LX-200s": a count and the thing counted, a word or a code.
 _COUNTED = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*(?:\.\d+)?|{COUNT_WORD})\s+([a-z](?:[a-z-]*\d+[a-z]*|[a-z-]+))", re.I)
@@ -2123,9 +2121,9 @@ _FOR_EACH = re.compile(r"\b(?:for|per)\s+(?:each|every)\s+(?:(?:full|whole|compl
 
 #: "Severity: SEV-1.", "Period of impact: 5 to 8 November": a field of a record, its label and its value.
 _FIELD = re.compile(r"([A-Z][A-Za-z-]*(?: [a-z][a-z-]*){0,3}):\s")
-#: How close in meaning a field's label must be to the measure asked ("duration" and "Period of impact"): close, or
-#: nearly so and clearly closer than any other label of the side's fields.
-CLOSE_FIELD_MEANING, MIN_FIELD_MEANING, FIELD_MARGIN = 0.4, 0.3, 0.1
+#: A field's label that is not as close in meaning to the measure as a sentence must be (``MIN_MEANING``: "duration"
+#: and "Period of impact") is read when it is nearly so and clearly closer than any other label of the side's fields.
+MIN_FIELD_MEANING, FIELD_MARGIN = 0.3, 0.1
 
 
 def _field_for(measure: str, sentences: list[Sentence]) -> Sentence | None:
@@ -2138,8 +2136,15 @@ def _field_for(measure: str, sentences: list[Sentence]) -> Sentence | None:
     first = {label: s for label, s in reversed(fields)}  # (a label given twice: its first field)
     scored = sorted(((similarity(label, measure), s) for label, s in first.items()), key=lambda f: -f[0])
     best, runner_up = scored[0][0], scored[1][0] if len(scored) > 1 else 0.0
-    close = best >= CLOSE_FIELD_MEANING or best >= MIN_FIELD_MEANING and best - runner_up >= FIELD_MARGIN
+    close = best >= MIN_MEANING or best >= MIN_FIELD_MEANING and best - runner_up >= FIELD_MARGIN
     return scored[0][1] if close else None
+
+
+def _counted_as(thing: str) -> re.Pattern[str]:
+    """A count of ``thing`` as documents write it, a few words between ("240 Aurora gateways"), not a rate ("$1,750 per
+    gateway")."""
+    return re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,4}}?"
+                      rf"{re.escape(thing.lower().removesuffix('s'))}s?\b", re.I)
 
 
 def _count_and_rate(thing: str, blocks: list[Block]) -> tuple[str, str, str, str] | None:
@@ -2147,9 +2152,7 @@ def _count_and_rate(thing: str, blocks: list[Block]) -> tuple[str, str, str, str
     "$1,750 per gateway"), as ``_rate_product`` gives them; None unless both are there."""
     word = terms(thing)[:1]
     rate = next((r for s in sentences_of(blocks) for r in _rates(s.text) if terms(r[2])[:1] == word), None)
-    counted = re.compile(rf"(?<![\w.$€£-])(\d[\d,]*)\s+(?:(?!per\b)[\w-]+\s+){{0,4}}?{re.escape(thing.lower().removesuffix('s'))}s?\b",
-                         re.I)
-    count = next((m[1] for b in blocks for m in counted.finditer(b.text) if not is_year(m[1])), None)
+    count = next((m[1] for b in blocks for m in _counted_as(thing).finditer(b.text) if not is_year(m[1])), None)
     return (plain_number(number_value(count)), rate[1], rate[2], "") if rate and count else None
 
 

@@ -1122,7 +1122,7 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
         return "percent change"
     if len(sides) == 2 and OPERATIONS["percentage-point change"].search(text):  # "the share of revenue in 2023 vs
         return "percentage-point change"  # 2024, in points": the share is the measure, the points the operation
-    if len(sides) > 2 and _ASKS_SPREAD.search(text):  # "which pays the least per gateway and which the most, and
+    if len(sides) > 2 and SPREAD.search(text):  # "which pays the least per gateway and which the most, and
         return "max"  # how big is the spread?": the largest against the smallest
     if not sides and _PORTION.search(text):
         return "portion"
@@ -1145,9 +1145,12 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
     return list(OPERATION_MEANINGS)[index] if index >= 0 else ""
 
 
-#: "how big is the spread", "the gap between the highest and the lowest": the extremes of several sides, set apart.
-_ASKS_SPREAD = re.compile(r"\bspread\b|\b(?:gap|difference)\s+between\s+the\s+(?:highest|lowest|top|bottom|cheapest|"
-                          r"dearest|most|least)\b", re.I)
+#: The largest against the smallest: "how big is the spread", "than the lowest of the three", "between the top and the
+#: bottom", "the gap between the highest and the lowest".
+SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
+                    r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b|"
+                    r"\b(?:gap|difference)\s+between\s+the\s+(?:highest|lowest|top|bottom|cheapest|dearest|most|least)\b",
+                    re.I)
 #: A question about a date: "when does ...", "by what date", "until when".
 _ASKS_WHEN = re.compile(r"\b(?:when|(?:by|on|until|from)\s+(?:what|which)\s+date|what\s+date)\b", re.I)
 
