@@ -4752,3 +4752,31 @@ def test_how_long_an_event_lasted_is_a_duration():
     asked = analyse("the two ferry breakdowns last yr (engine fire in May, rudder jam in Sep) - what grade was each and how "
                     "long were passengers stranded?", date(2025, 1, 20))
     assert asked.measures == ("grade", "duration passenger stranded")
+
+
+@pytest.mark.parametrize("asked, expression", [
+    ("how many % below our price is it?", "(880 - 704) / 880 * 100"),
+    ("and by what percentage is our price higher?", "(880 - 704) / 704 * 100"),
+    ("and what is the gap as a percentage of the Ferro price?", "(880 - 704) / 704 * 100"),
+])
+def test_a_percent_gap_is_a_percent_of_the_side_the_question_names(asked: str, expression: str):
+    question = f"Brava KX-3 oven list vs the Ferro F-12 price they're quoting at trade fairs - exact $ gap, {asked}"
+    assert analyse(question).sides == ("Brava KX-3 oven list", "Ferro F-12 price")  # (where it was met: no side)
+    passage = ("[ovens.md] Oven pricing\nDealers report the Ferro F-12 at about $704 in quotes, compared with a list price of $880 "
+               "for the Brava KX-3 oven.")
+    observed, _ = _run_with_calculator(question, lambda query: passage)
+    assert ("compute", {"expression": expression}) in [(name, args) for name, args, _ in observed]
+
+
+def test_two_measures_after_a_period_each_take_the_operation_a_later_clause_gives_it():
+    asked = analyse("How did Q2 2021 ticket sales and on-time rate compare with Q2 2020? Give the sales delta in "
+                    "dollars and as a %, and the on-time rate delta in points.")
+    assert asked.sides == ("Q2 2021", "Q2 2020") and asked.measures == ("ticket sales", "on-time rate")
+    assert asked.operations == ("percent change", "percentage-point change")
+
+
+def test_two_measures_named_after_a_colon_are_each_compared():
+    asked = analyse("Harbour tariffs between the 2020 and 2021 schedules: what happened to the mooring fee and the "
+                    "crane charge? Express each change as a % increase.")
+    assert asked.sides == ("2020", "2021") and asked.measures == ("mooring fee", "crane charge")
+    assert asked.operation == "percent change"

@@ -250,7 +250,8 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
     subject_words = {_singular_word(w.lower()) for w in subject.split()}
     head = terms(subject)[-1:]  # "margin" in "gross margin": the number sits next to the head noun
     per = {stem(w.lower()) for w in re.findall(r"\bper[- ]([a-z]+)", subject, re.I)}  # "per-gateway fee": a rate
-    name_terms = set(terms(side)) if not side_periods else set()  # a named side ("VX-9") rather than a period
+    # a named side ("VX-9") rather than a period; the measure's own word in it ("the VX-9 price") names no side
+    name_terms = (set(terms(side)) - subject_terms or set(terms(side))) if not side_periods else set()
     code = anchors(side) if not side_periods else set()
     # a name in the measure ("Continental Europe bookings" in December) binds its clause's number like a named side
     owner = set(terms(" ".join(re.findall(r"\b[A-Z][a-z]+\b", subject)))) if side_periods else set()

@@ -188,6 +188,18 @@ _CLOSES = re.compile(r"\b(?:ends?|closes?|closing|finish(?:es)?)\b", re.I)
 _OVER_YEARS = re.compile(rf"\bover\s+(?:the\s+|a\s+|its\s+|their\s+|our\s+)?(\d+|{COUNT_WORD})[- ]years?\b", re.I)
 _YEARLY = re.compile(r"\bannual(?:ly)?\b|\byearly\b|\bper year\b|\ba year\b|\brun[- ]rate\b", re.I)
 _IN_MILLIONS = re.compile(r"\bin\s+(?:\$\s?m|\$?\s?millions?|m\$)\b|\$M\b", re.I)
+_PERCENT_WORD = r"(?:%|\bper\s?cent\b|\bpercentage\b)"
+#: "how many % below our price", "by what percentage is it higher", "how much cheaper in percent": which way the
+#: percent is asked, and so what it is a percent of.
+_PERCENT_DIRECTION = re.compile(
+    rf"{_PERCENT_WORD}\s+(?P<dir>below|under|cheaper|lower|less|above|higher|more|dearer)\b|"
+    rf"\b(?:what|how many|how much)\s+{_PERCENT_WORD}(?!\s+points?\b)[^?;]*?\b"
+    r"(?P<dir2>below|cheaper|lower|less|above|higher|more|dearer)\b|"
+    rf"\b(?P<dir3>cheaper|lower|less|higher|more|dearer)\b[^?;]*?\b(?:in|as an?)\s+{_PERCENT_WORD}(?!\s+points?\b)", re.I)
+_BELOW_WORDS = frozenset({"below", "under", "cheaper", "lower", "less"})
+#: "the gap as a percentage of the LX-200 price", "... of the highest fee".
+_AS_PERCENT_OF = re.compile(rf"\bas\s+(?:an?\s+)?(?:{_PERCENT_WORD}|share|proportion|fraction)\s+of\s+"
+                            r"(?:the\s+|our\s+|their\s+|its\s+)?(?P<of>[^,;?]+)", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis points?\b|\bbps\b", re.I)
 _LEFT = re.compile(r"\b(?:left|remaining|remain|still available|to go|still to (?:be \w+|\w+)|outstanding|yet to|"
                    r"not yet \w+)\b", re.I)  # ("still to be called off", "not yet delivered")
@@ -749,7 +761,32 @@ class Policy:
                 return f"{ranked[0].plain} - {ranked[-1].plain}"
             return f"{ranked[0].plain} - {ranked[1].plain}" if operation == "max" else f"{ranked[1].plain} - {ranked[0].plain}"
         pair = self.ordered_pair(quantities)
-        return self.total_expression(quantities) or (self.expression(pair) if pair else None)
+        return self.total_expression(quantities) or (self.expression(pair, self._percent_base(quantities)) if pair
+                                                      else None)
+
+    def _percent_base(self, quantities: dict[str, Quantity]) -> Quantity | None:
+        """What a percent difference is a percent of, when the question says: the side "as a percentage of" names (by
+        its words; "the highest" is the larger), the larger when one is asked "% below" or "cheaper" than the other,
+        the smaller when "% above" or "more"; else None (the earlier or second value)."""
+        found = [quantities[side] for side in self.q.sides if side in quantities]
+        if not self.q.percent or len(found) != 2:
+            return None
+        smaller, larger = sorted(found, key=lambda x: x.value)
+        named = _AS_PERCENT_OF.search(self.q.text)
+        if named:
+            if re.search(r"\b(?:lowest|smallest|lower|smaller|cheapest|least)\b", named["of"], re.I):
+                return smaller
+            words = set(terms(named["of"]))
+            fits = sorted((len(words & set(terms(side))), side) for side in self.q.sides if side in quantities)
+            if fits[-1][0] > fits[0][0] and not re.search(r"\b(?:highest|largest|biggest|higher|larger|dearest|most)\b",
+                                                          named["of"], re.I):
+                return quantities[fits[-1][1]]
+            return larger
+        direction = next(((m["dir"] or m["dir2"] or m["dir3"]).lower() for m in _PERCENT_DIRECTION.finditer(self.q.text)),
+                         "")
+        if direction:
+            return larger if direction in _BELOW_WORDS else smaller
+        return None
 
     def ordered_pair(self, quantities: dict[str, Quantity]) -> tuple[Quantity, Quantity] | None:
         """The two quantities to compare: later minus earlier for periods, else first minus second."""
@@ -784,15 +821,16 @@ class Policy:
             return None
         return " + ".join(quantities[side].plain for side in self.q.sides)
 
-    def expression(self, pair: tuple[Quantity, Quantity]) -> str:
-        """Two sides' numbers combined: a percent change, a share of the larger, a ratio, else a difference."""
+    def expression(self, pair: tuple[Quantity, Quantity], base: Quantity | None = None) -> str:
+        """Two sides' numbers combined: a percent change (of ``base`` when the question names it, else of the second),
+        a share of the larger, a ratio, else a difference."""
         a, b = pair
         if self.q.operation in ("share", "ratio"):
             part, whole = sorted(pair, key=lambda x: x.value)
             return f"{part.plain} / {whole.plain} * 100" if self.q.operation == "share" else f"{whole.plain} / {part.plain}"
         if self.q.operation == "percentage-point change" and _BASIS_POINTS.search(self.q.text):
             return f"({a.plain} - {b.plain}) * 100"  # "in basis points": a hundredth of a percentage point
-        return f"({a.plain} - {b.plain}) / {b.plain} * 100" if self.q.percent else f"{a.plain} - {b.plain}"
+        return f"({a.plain} - {b.plain}) / {(base or b).plain} * 100" if self.q.percent else f"{a.plain} - {b.plain}"
 
     def _made_progress(self) -> bool:
         """Whether the latest round of observations brought passages not seen before."""

@@ -282,7 +282,7 @@ OPERATIONS: dict[str, re.Pattern[str]] = {
                         r"\bwhat (?:share|proportion|fraction|percentage|percent|part) (?:is|was|are|were) (?:that|this|it)\b|"
                         r"^\s*of (?:all )?[^,]+,\s*(?:what|which|how much) (?:percentage|percent|share|part|fraction)\b",
                         re.I),
-    "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bhow many points\b|\bin points\b|"
+    "percentage-point change": re.compile(r"\bpercentage[- ]points?\b|\bpp\b|\bpts\b|\bhow many points\b|\bin points\b|"
                                           r"\bbasis points?\b|\bbps\b|"
                                           r"\bpoints (?:higher|lower|up|down|more|less)\b", re.I),
     "percent change": _PERCENT,
@@ -612,7 +612,7 @@ adding added record january february march april may june july august september 
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
 looking asking gap manage managed anyone anybody noticing noticed old former previous current
 confirm confirmed state reconcile reconciled check verify reported represent represents year-on-year delta pp
-exactly really actually every deltas dragged pushed pulled weighed hurt boosted lifted swing swings true correct
+exact exactly really actually every deltas dragged pushed pulled weighed hurt boosted lifted swing swings true correct
 coming come came comes step steps big exceed exceeds exceeded surpass surpasses surpassed outstrip outstrips
 expressed express expresses stated rounded respective respectively
 """) | word_set(_COMPARATIVES.replace("|", " "))  # "the tougher cap": which side is ahead, not what is measured
@@ -637,6 +637,9 @@ def _subject(clause: str, sides: list[str]) -> str:
         # "does the Oakridge framework agreement set": the side's kind and the verb that gives its figure
         clause = re.sub(rf"{re.escape(side)}(?:\s+[a-z][\w-]*){{0,2}}?\s+(?:sets?|gives?|says?|states?|specif(?:y|ies))\b",
                         side, clause)
+        # "the VX-9 price we're seeing in quotes": where the side was met is not what is measured
+        clause = re.sub(rf"{re.escape(side)}\s+(?:that\s+|which\s+)?(?:we|they|you|I)(?:['’](?:re|ve|d|ll)\b|\s+(?=[a-z]))"
+                        r"[^,;:?—–]*?(?=\s[-–—]\s|[,;:?—–]|$)", side, clause)
         clause = clause.replace(side, " ")
     # "more accurate", "hotter": a graded adjective names the measure ("accuracy", "temperature")
     clause = re.sub(r"\b(?:(?:more|less|most|least)\s+([a-z]+)|([a-z]+(?:er|est)))\b",
@@ -790,6 +793,10 @@ _CHOICES = re.compile(rf"\b(?i:which|who)\s+(?i:one\s+)?(?i:of)\s+(?i:the\s+|our
                       rf"{_LISTED_NAME})?)\)")
 #: "... with the one in B", "... and that of B": the second side named by where its measure is held.
 _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|under)\s+(?:the\s+|our\s+)?(.+)$", re.I)
+#: "the VX-9 price we're seeing in quotes": after a name, a clause whose subject is a pronoun says where the side was
+#: met, not which side it is ("the extra discount we approved for tenders" is named by its clause).
+_NAME_OR_CODE = re.compile(r"(?<![.?!]\s)\b[A-Z][\w&-]+|\b[A-Za-z]+-?\d[\w-]*")
+_PRONOUN_CLAUSE = re.compile(r"(?<=\w)\s+(?:that\s+|which\s+)?(?:we|they|you|I)(?:['’](?:re|ve|d|ll)\b|\s+(?=[a-z]))\s*.*$")
 
 
 #: "compare with B on X and Y", "compared in terms of X and Y", "what changed on X and Y", "stacks up on X + Y": the
@@ -805,6 +812,7 @@ _COMPARED_ON = re.compile(r"\b(?:compar|chang|differ|stack\w*\s+up|var(?:y|ie))\
 #: measures named together just before the periods are set against each other.
 _MEASURE_WORDS = r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?"
 _PAIRED_MEASURES = re.compile(rf"(?:^|[-–—:]\s+|\b(?:do|does|did|are|were|is|was|have|has)\s+)(?:the\s+|our\s+)?"
+                              r"(?:(?:(?:Q[1-4]|H[12])\s+)?(?:FY\s*)?(?:19|20)\d{2}\s+)?"  # ("did Q3 2024 revenue and ...")
                               rf"({_MEASURE_WORDS})\s+(?:and|\+|&)\s+(?:the\s+|our\s+)?({_MEASURE_WORDS})\s+"
                               r"(?:(?:now|today|currently)\s+)?(?:vs\.?|versus|compare\w*|chang\w*|differ\w*|stack)\b")
 
@@ -869,6 +877,7 @@ def _versus(clause: str) -> list[str]:
         dated = find_periods(b if _NOW_WORD.search(a) else a)
         if len(dated) == 1:
             return ["now", dated[0].text] if _NOW_WORD.search(a) else [dated[0].text, "now"]
+    a, b = (_PRONOUN_CLAUSE.sub("", side) if _NAME_OR_CODE.search(_PRONOUN_CLAUSE.sub("", side)) else side for side in (a, b))
     return [key_phrase(a), key_phrase(b)]
 
 
@@ -1006,6 +1015,22 @@ def _asked_measures(text: str, sides: list[str]) -> tuple[tuple[str, ...], tuple
             len(_alternatives(ask)) >= 2 for _, _, ask in found):
         return (), ()
     return measures, operations if len(set(operations)) > 1 else ()
+
+
+def _own_operations(measures: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """Each measure's own operation, from a later clause that names it alone ("Give the revenue delta in $M and as a
+    %, and the margin delta in points"): a point change, a percent change, else its difference; empty unless they
+    differ."""
+    heads = [terms(m)[-1] for m in measures if terms(m)]
+    if len(heads) < len(measures):
+        return ()
+    clauses = re.split(r"[;?.:]\s+|,\s+|[;?]$", text)
+    operations = []
+    for head in heads:
+        own = [c for c in clauses if head in terms(c) and not any(h in terms(c) for h in heads if h != head)]
+        operations.append(next((name for c in own for name in ("percentage-point change", "percent change")
+                                if OPERATIONS[name].search(c)), "difference"))
+    return tuple(operations) if len(set(operations)) > 1 else ()
 
 
 #: "compare the 2025 budget to the 2024 one - revenue target, gross margin and opex.": the measures listed as a label.
@@ -1763,7 +1788,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if set(measures) == set(sides):  # ("... — A and B. How fast under each contract?": the names are no measures)
         measures, operations = (), ()
     if not measures and len(sides) >= 2 and all(find_periods(side) for side in sides):
-        measures = _measures(main)
+        measures = next((m for c in (main, *clauses) if (m := _measures(c))), ())  # ("X between 2023 and 2024: what
+        # happened to the per diem and the hotel cap?")
     if len(sides) >= 2 and not measures:
         measures, operations = _asked_measures("; ".join(clauses), sides)
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
@@ -1898,6 +1924,8 @@ def analyse(question: str, today: date | None = None) -> Question:
     if compared:  # "the VX-9's price in euros ... how far below our LX-200's is it": two priced things, one measure
         (sides, subject), measures, operations = compared, (), ()
         operation = "percent change" if _PERCENT.search(f"{context} {text}") else operation or "difference"
+    if len(measures) >= 2 and not operations:  # "... revenue and gross margin ...? Give the revenue delta as a %,
+        operations = _own_operations(measures, text)  # and the margin delta in points."
     analysed = Question(
         text=text, query=" ".join([key_phrase(_with_years(text, periods)), names]).strip(), periods=tuple(periods),
         subject=subject, sides=tuple(sides), cause=bool(_CAUSE.search(QUOTED.sub(" ", text)) or _ACCOUNTS_FOR_CHANGE.search(text)),
