@@ -23,6 +23,7 @@ from ragcourse.offline.messages import Block, parse_blocks
 from ragcourse.offline.observations import find_quantity
 from ragcourse.offline.planning import decide
 from ragcourse.offline.questions import analyse
+from ragcourse.offline.rewriting import rewrite
 from ragcourse.offline.text import anchors, find_periods, terms
 from ragcourse.offline.toolbox import classify, customer_name, order_arguments
 
@@ -4780,3 +4781,9 @@ def test_two_measures_named_after_a_colon_are_each_compared():
                     "crane charge? Express each change as a % increase.")
     assert asked.sides == ("2020", "2021") and asked.measures == ("mooring fee", "crane charge")
     assert asked.operation == "percent change"
+
+
+def test_a_part_with_no_word_of_its_own_is_no_search_query_of_its_own():
+    question = "How many visitors did the Tidewater aquarium have in 2019, and what was the year-on-year change?"
+    queries = rewrite([{"role": "system", "content": "Today is 2020-03-02."}, {"role": "user", "content": question}], 3)
+    assert "year-on-year change" not in queries.splitlines() and "Tidewater" in queries.splitlines()[0]

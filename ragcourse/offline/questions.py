@@ -606,7 +606,8 @@ _GIVEN = word_set("given cited mentioned stated offered listed named provided")
 _FRAMING = word_set("short brief quick simple plain summary gist overview answer exactly actually really precisely "
                     "specifically basically")  # ("What exactly caused that?": how sure the asker wants to be)
 
-_NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | MOVE_WORDS | AGGREGATE_WORDS | word_set("""
+#: Words that say how figures are asked for or combined, not what is measured ("the year-on-year change").
+NOT_MEASURED = _GIVEN | CUE_WORDS | INCREASE_WORDS | DECREASE_WORDS | MOVE_WORDS | AGGREGATE_WORDS | word_set("""
 our their its and the two three both each monthly quarterly annual annually yearly quarter quarters month months add
 adding added record january february march april may june july august september october november december jan feb apr
 jun jul aug sep sept oct nov dec go goes went gone one ones replace replaced replaces replacing far again i.e e.g
@@ -668,7 +669,7 @@ def _subject(clause: str, sides: list[str]) -> str:
     clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
     clause = NUMBER.sub(lambda m: m[0] if re.match(r"\.\d", clause[m.end():m.end() + 2]) else " ", clause)
-    return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, _NOT_MEASURED).split()))
+    return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, NOT_MEASURED).split()))
 
 
 def _refined_subject(main: str, clauses: list[str], sides: list[str]) -> str:

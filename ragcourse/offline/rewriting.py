@@ -25,7 +25,7 @@ from typing import Any
 
 from .dates import today_from
 from .messages import content_text, field
-from .questions import analyse, key_phrase
+from .questions import NOT_MEASURED, analyse, key_phrase
 from .text import anchors, terms
 
 _REFERENCE = re.compile(r"\b(it|its|that|this|these|those|they|them|their|same|there|what about|how about|and for)\b",
@@ -64,7 +64,8 @@ def rewrite(messages: list[dict[str, Any]], limit: int) -> str:
     question, earlier = _turns(messages)
     today = today_from(system)
     q = analyse(standalone(question, earlier[-1] if earlier else ""), today)
-    parts = [x for x in dict.fromkeys(q.searches()) if x and x != q.query]
+    # ("..., and what was the year-on-year change?": a part with no word of its own finds anything that changed)
+    parts = [x for x in dict.fromkeys(q.searches()) if x and x != q.query and key_phrase(x, NOT_MEASURED)]
     queries = [q.query, *parts] if len(parts) >= 2 else [q.query, spelled_out(q.query)]  # one sub-query is no split
     return "\n".join([x for x in queries if x][:max(limit, 1)])
 
