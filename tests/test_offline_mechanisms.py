@@ -2667,6 +2667,7 @@ def test_a_plain_answer_quotes_the_best_sentence_for_each_part_of_the_question()
 @pytest.mark.parametrize("question", [
     "Item 2 - mill stock count. Value of the differences in the rye bins? State the figure.",
     "Mill stock count: what was the $ value of the differences found in the rye bins?",
+    "Who counted the flour store, and what stock difference did they find in the rye bins?",
 ])
 def test_a_figure_of_money_asked_for_is_the_one_the_next_sentence_gives(question):
     block = Block("audit.md", "Audit notes 2019 — Mill stock count",

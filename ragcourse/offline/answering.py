@@ -690,8 +690,10 @@ def select(question: str, sentences: Sequence[Sentence], limit: int | None = Non
         # an amount of money, not a count or a date; a length of time, not any number
         stated = {"money": _MONEY.search, "duration": _DURATION.search}.get(figure, numbers)
         supporting = [s for s in (_with_its_figure(s, sentences) for s in supporting) if stated(s.sentence.text)]
-    elif any(figure_asked(a) for a in _scope_and_asks(question)[1]):  # "who are the auditors, and how big
-        supporting = [_with_its_figure(s, sentences) for s in supporting]  # was the difference?": one ask's figure
+    elif any(figure_asked(a) for a in _scope_and_asks(question)[1]) or _NAMES_A_FIGURE.search(question):  # "who are
+        # the auditors, and how big was the difference?": one ask's figure; "what difference did they find?": a
+        # thing that is a figure
+        supporting = [_with_its_figure(s, sentences) for s in supporting]
     supporting = [s for s in supporting if has_answer_shape(question, s.sentence.text)]
     thing = (counted_thing(question, units=True) if counted is None else counted) if figure == "number" else ""
     if thing:  # "how many people work there?": a sentence that counts people before one with another number, even
@@ -860,6 +862,11 @@ def _with_other_side(chosen: list[Scored], sentences: Sequence[Sentence]) -> lis
 #: A sentence that gives the figure of the one before it: "The value involved was about $38,000.", "It cost $2M."
 _GIVES_ITS_FIGURE = re.compile(r"^(?:it|this|these|they|the (?:value|amount|cost|total|sum|figure|number|price|loss|"
                                r"saving|impact|difference|fine|fee)s?)\b", re.I)
+
+
+#: A question that names a thing that is a figure: "what inventory difference did they find", "what fine applies".
+_NAMES_A_FIGURE = re.compile(r"\bwhat\s+(?:[a-z-]+\s+){0,2}?(?:value|amount|cost|total|sum|loss|saving|impact|difference|"
+                             r"fine|fee)s?\b", re.I)
 
 
 def _with_its_figure(scored: Scored, sentences: Sequence[Sentence]) -> Scored:
