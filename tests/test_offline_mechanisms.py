@@ -4788,3 +4788,15 @@ def test_a_part_with_no_word_of_its_own_is_no_search_query_of_its_own():
     question = "How many visitors did the Tidewater aquarium have in 2019, and what was the year-on-year change?"
     queries = rewrite([{"role": "system", "content": "Today is 2020-03-02."}, {"role": "user", "content": question}], 3)
     assert "year-on-year change" not in queries.splitlines() and "Tidewater" in queries.splitlines()[0]
+
+
+def test_one_kind_of_thing_twice_before_a_colon_is_no_pair_of_measures():
+    asked = analyse("Plan vs plan: how does the 2021 bakery plan compare with the 2020 plan on loaves, rolls and cakes?")
+    assert asked.sides == ("2021", "2020") and asked.measures == ("loaves", "rolls", "cakes")
+
+
+def test_a_money_change_in_percent_keeps_the_decimals_its_figures_are_written_with():
+    question = "How did ferry revenue in 2021 compare with 2020, in $M and as a %?"
+    passages = {"[F1] Ferry report 2021\nFerry revenue in 2021 was $12.0M.", "[F2] Ferry report 2020\nFerry revenue in 2020 was $10.0M."}
+    _, decision = _run_with_calculator(question, lambda query: "\n\n".join(sorted(passages)))
+    assert "a change of $2.0M, or 20%" in decision.content

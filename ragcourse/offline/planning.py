@@ -2098,7 +2098,7 @@ class Policy:
         result = result if self.q.percent else result.removeprefix("-")  # "lower than B: a difference of 600"
         change = "a change" if self.q.percent else "a difference"
         if self.q.percent and a.unit == b.unit and a.unit.startswith("$"):  # "the drop in $M and as a fraction"
-            result = f"{_money(round(a.value - b.value, 6), a.unit)}, or {result}"
+            result = f"{_money(round(a.value - b.value, 6), a.unit, _places((a, b)))}, or {result}"
         elif self.q.percent and a.unit == b.unit == "":  # "the beat in units and in %": 1,200 units, or 48%
             result = f"{_grouped(_rounded(str(round(a.value - b.value, 6)), 2))}, or {result}"
         ranked = sorted((quantities[s] for s in self.q.sides if s in quantities), key=lambda x: -x.value)

@@ -1795,7 +1795,8 @@ def analyse(question: str, today: date | None = None) -> Question:
         measures, operations = _asked_measures("; ".join(clauses), sides)
     if len(sides) >= 2 and all(find_periods(side) for side in sides) and not measures:  # "2024 -> 2025: merit pool
         measures = next((tuple(pair) for c in clauses if not find_periods(c)  # vs market adjustment, which went up?"
-                         for pair in [_versus(c) or _joined(c)] if len(pair) == 2 and all(pair)), ())
+                         for pair in [_versus(c) or _joined(c)] if len({p.lower() for p in pair if p}) == 2), ())
+        # ("Budget vs budget: ...": one kind of thing twice is the sides' kind, no two measures)
     paired = _PAIRED_MEASURES.search(text) if len(sides) == 2 and not measures and all(
         side == "now" or find_periods(side) for side in sides) else None
     if paired and all(key_phrase(m) and not find_periods(m) for m in paired.groups()):  # "per diem and hotel cap
