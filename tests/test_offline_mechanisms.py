@@ -4800,3 +4800,14 @@ def test_a_money_change_in_percent_keeps_the_decimals_its_figures_are_written_wi
     passages = {"[F1] Ferry report 2021\nFerry revenue in 2021 was $12.0M.", "[F2] Ferry report 2020\nFerry revenue in 2020 was $10.0M."}
     _, decision = _run_with_calculator(question, lambda query: "\n\n".join(sorted(passages)))
     assert "a change of $2.0M, or 20%" in decision.content
+
+
+def test_a_code_names_its_side_and_a_figure_held_up_to_be_checked_is_quoted_from_its_sentence():
+    question = ("Against our Brava KX-3 list price, how far below is the Ferro F-12 in dollars and as a % of our price? "
+                "Does that reconcile to the 'about 20%' quoted in the dealer note?")
+    assert analyse(question).subject == "list price"  # (the check measures nothing)
+    passage = ("[dealers.md] Dealer note — Ferro F-12 — Pricing\nDealers quote the F-12 at around $704, compared with "
+               "$880 for the Brava KX-3 after our list-price increase. The F-12 is therefore about 20% cheaper at list.")
+    observed, decision = _run_with_calculator(question, lambda query: passage)
+    assert ("compute", {"expression": "(880 - 704) / 880 * 100"}) in [(name, args) for name, args, _ in observed]
+    assert "about 20% cheaper" in decision.content

@@ -289,7 +289,9 @@ def _by_words(side: str, subject: str, blocks: list[Block], unlike: frozenset[st
                 continue
             if named:  # "the VX-9 at $4,370, compared with $5,459 for the LX-200": a name binds its clause's number
                 distance = min(abs(match.start() - p) for p in named)
-                rank = (own, basis, len(hits) / len(subject_terms), _names_clause(text, match.start(), name_terms),
+                names = _names_clause(text, match.start(), name_terms) or bool(code) and _names_clause(
+                    text, match.start(), code)  # ("the VX-9 at $4,370" names the Veltrix VX-9)
+                rank = (own, basis, len(hits) / len(subject_terms), names,
                         -other, _at_limit(text, match, limits), exact,
                         -_is_share(text, match.end(), hits), _own_fit(text, match, subject_terms), -distance)
             else:

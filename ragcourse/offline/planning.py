@@ -188,6 +188,10 @@ _CLOSES = re.compile(r"\b(?:ends?|closes?|closing|finish(?:es)?)\b", re.I)
 _OVER_YEARS = re.compile(rf"\bover\s+(?:the\s+|a\s+|its\s+|their\s+|our\s+)?(\d+|{COUNT_WORD})[- ]years?\b", re.I)
 _YEARLY = re.compile(r"\bannual(?:ly)?\b|\byearly\b|\bper year\b|\ba year\b|\brun[- ]rate\b", re.I)
 _IN_MILLIONS = re.compile(r"\bin\s+(?:\$\s?m|\$?\s?millions?|m\$)\b|\$M\b", re.I)
+#: A figure written with its unit, which a question may quote to have it checked: "about 20%", "$4,370".
+_CHECKED_FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:[MKk]\b)?|(?<![\d.,])\d[\d,]*(?:\.\d+)?\s?%")
+#: "Does that reconcile to ...", "is that in line with ...", "does it tie to ...": a figure held up to be checked.
+_CHECKS = re.compile(r"\b(?:reconcile|tie|ties|square|match|agree|consistent|in line)\b[^?]*?(?:[$€£]\s?\d|\d\s?%)", re.I)
 _PERCENT_WORD = r"(?:%|\bper\s?cent\b|\bpercentage\b)"
 #: "how many % below our price", "by what percentage is it higher", "how much cheaper in percent": which way the
 #: percent is asked, and so what it is a percent of.
@@ -1753,6 +1757,7 @@ class Policy:
         lead = self._reviewed_lines() + self._across_verdict() + lead + self._referent_line(sentences) \
             + self._calendar_lines(sentences) + self._delivery_lines(sentences)
         sentences += self._operand_sentences(sentences)
+        sentences += self._checked_sentences(sentences) if _CHECKS.search(q.text) else []
         missing = [m for m in missing if m not in answered and not from_sources]  # (each named document answered)
         plain = not (lead or q.comparison or q.cause)
         clauses = [q.text] if plain and len(q.parts) < 2 else [  # each part's own, for several
@@ -1856,6 +1861,19 @@ class Policy:
                 if source:
                     added.append(source)
                     stated |= {number_value(m[0]) for m in numbers(source.text)}
+        return added
+
+    def _checked_sentences(self, sentences: list[Sentence]) -> list[Sentence]:
+        """For a figure the question quotes to be checked ("does that reconcile to the 'about 20%' quoted in X?"),
+        the found sentence that states it, when no quoted sentence does: the reader sees where it comes from."""
+        quoted_figures = [m[0] for m in _CHECKED_FIGURE.finditer(self.q.text)]
+        added: list[Sentence] = []
+        for figure in quoted_figures:
+            if any(figure in s.text for s in [*sentences, *added]):
+                continue
+            source = next((s for s in self._passage_sentences if re.search(rf"(?<![\d.,]){re.escape(figure)}", s.text)),
+                          None)
+            added += [source] if source else []
         return added
 
     def _referent_line(self, sentences: list[Sentence]) -> list[str]:

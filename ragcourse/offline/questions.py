@@ -678,8 +678,8 @@ def _refined_subject(main: str, clauses: list[str], sides: list[str]) -> str:
     if not sides:
         return _subject(main, sides)
     named = not any(find_periods(side) for side in sides)  # "nov 2024 bookings: A vs B": a period is no side here
-    extra = [_subject(c, sides) for c in clauses
-             if c != main and (named or not find_periods(c)) and not _CAUSE.search(c)]
+    extra = [_subject(c, sides) for c in clauses  # ("Does that reconcile to the 20% quoted in X?" measures nothing)
+             if c != main and (named or not find_periods(c)) and not _CAUSE.search(c) and not _CHECKS_ANSWER.search(c)]
     return " ".join(dict.fromkeys(" ".join([_subject(main, sides), *extra]).split()))
 
 
@@ -921,7 +921,9 @@ _MEASURE_END = INCREASE_WORDS | DECREASE_WORDS | word_set("change changed change
 _BARE_MEASURES = frozenset({"rate", "figure", "number", "amount", "value", "level", "total"})
 #: An ask about an earlier ask's answer: "what share is that?", "how far did one outpace the other?" ("each" and
 #: "both" are the sides).
-_ANSWER_REFERENCE = re.compile(r"\b(?:its|their|it|them|they|the other)\b|\b(?:is|was|are|were) (?:that|this)\b", re.I)
+#: "Does that reconcile to ...?", "is that more than ...?": a check of the answer just asked for.
+_CHECKS_ANSWER = re.compile(r"\b(?:is|was|are|were|does|do|did|can|will|would) (?:that|this)\b", re.I)
+_ANSWER_REFERENCE = re.compile(rf"\b(?:its|their|it|them|they|the other)\b|{_CHECKS_ANSWER.pattern}", re.I)
 #: "... in $M and as a fraction of March": how the same figure is written, not an ask of its own ("by how many" is).
 _SAME_FIGURE_FORM = re.compile(r"(?:as|in|by(?!\s+(?:how|what)))\b", re.I)
 #: Where one ask of several may end: "..., and how many points ...", "growth in % and margin in points".
