@@ -4811,3 +4811,13 @@ def test_a_code_names_its_side_and_a_figure_held_up_to_be_checked_is_quoted_from
     observed, decision = _run_with_calculator(question, lambda query: passage)
     assert ("compute", {"expression": "(880 - 704) / 880 * 100"}) in [(name, args) for name, args, _ in observed]
     assert "about 20% cheaper" in decision.content
+
+
+def test_a_dictated_question_reads_as_typed():
+    asked = analyse("ok so the ZR 5 mixer order for the bakery is late Why is it late and which DN 50 pipes did they "
+                    "want?")
+    assert "ZR-5" in asked.query and "DN50" in asked.text and asked.text.startswith("Why") and asked.cause
+    assert analyse("What were sales in FY 2021 and Q3 2021 in USD 5,000 steps?").text.count("-") == 0
+    question = "how many ZR 5 mixers did the Hollin bakery buy in 2021?"
+    calls = decide(conversation(question, []), [SEARCH]).tool_calls
+    assert any("ZR-5" in args["query"] for _, args in calls)

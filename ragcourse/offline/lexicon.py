@@ -81,6 +81,23 @@ _LABEL_AFTER = re.compile(r"\.?\s+(?:[A-Z]\b|\d[\w.-]*|[A-Z]{2,}-?\d)")
 _CONTRACTION = re.compile(r"\b(what|who|where|how|which|when)['’]?s\b", re.I)
 
 
+#: A code spoken with a space, as dictation writes it: "LX 200", "ORD 24840", "AG 115" (the documents write "LX-200").
+#: Periods ("Q3 2024", "FY 2024"), currencies ("USD 5,000") and the notations written closed ("DN 600" is "DN600",
+#: "IP 68" is "IP68") are no such codes.
+_SPOKEN_CODE = re.compile(r"\b(?!(?:Q|H|FY|CY|USD|EUR|GBP|MYR)\s)([A-Z]{1,4})\s(\d{1,5})\b(?![.,]\d|\s*%)")
+_CLOSED_NOTATION = frozenset({"DN", "IP", "PN", "NPS", "M"})
+#: A question run on from the sentence before it, as dictation writes it: "... was delayed Why is it ...?",
+#: "... compare with Q3 2023 Give the delta ...": a capitalised question word or request after a word.
+_RUN_ON = re.compile(r"(?<=[a-z\d%)])\s+(?=(?:Why|What|How|Which|Who|Whose|When|Where|Is|Are|Was|Were|Does|Do|Did|Can|"
+                     r"Could|Should|Has|Have|Give|Show|Break|Take|Tell|List)\s+[a-z\d$'])")  # (not "What Is It")
+
+
+def dictated(text: str) -> str:
+    """``text`` as typed rather than dictated: codes joined ("LX 200" -> "LX-200"), run-on questions set apart."""
+    text = _SPOKEN_CODE.sub(lambda m: f"{m[1]}{'' if m[1] in _CLOSED_NOTATION else '-'}{m[2]}", text)
+    return _RUN_ON.sub(". ", text)
+
+
 def spell_out(text: str) -> str:
     """``text`` with question-word contractions written in full ("Where's the depot?" -> "Where is the depot?")."""
     return _CONTRACTION.sub(r"\1 is", text)
@@ -93,7 +110,7 @@ _AGREEMENT_TAG = re.compile(r"((?:^|(?<=[.!?]\s))(?!(?:is|are|was|were|do|does|d
 
 def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
-    text = spell_out(text)
+    text = dictated(spell_out(text))
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
         text, m.end()) or m[1].lower() in _LOWER_ONLY and (not m[1].islower() or text[m.end():m.end() + 1] in "-'’")
         else ABBREVIATIONS[m[1].lower()], text, flags=re.I)

@@ -29,6 +29,7 @@ from . import answering, judging, planning, reflection, rewriting
 from .dates import resolve_relative, today_from
 from .framing import serving
 from .instructions import answer_form, apply
+from .lexicon import dictated
 from .messages import canonical_json, content_text, field, last_user_text, parse_blocks, read_request, system_text
 from .toolbox import Tool, classify, forced_arguments, function_of
 
@@ -52,8 +53,8 @@ def _answer_task(messages: list[dict[str, Any]]) -> str:
 
 def dated(question: str, messages: list[dict[str, Any]]) -> str:
     """The question with its relative dates made absolute when the system prompt says what day it is ("last year"
-    -> "2024"), as a reader who knows the date takes them."""
-    today = today_from(system_text(messages))
+    -> "2024"), as a reader who knows the date takes them, and as typed rather than dictated ("LX 200")."""
+    today, question = today_from(system_text(messages)), dictated(question)
     return resolve_relative(question, today) if today else question
 
 

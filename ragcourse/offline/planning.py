@@ -55,7 +55,7 @@ from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
 from .describing import descriptions, named, resolve, title_party
-from .lexicon import COUNT_WORD, MONEY_MEASURES, expected_unit, number_word, similarity, spoken_numbers
+from .lexicon import COUNT_WORD, MONEY_MEASURES, dictated, expected_unit, number_word, similarity, spoken_numbers
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     MIN_MEANING,
@@ -371,7 +371,7 @@ def _question(messages: list[dict[str, Any]]) -> tuple[int, str]:
             for valve in VALVES:
                 text = text.replace(valve, "")
             if text.strip():
-                return index, text.strip()
+                return index, dictated(text.strip())  # ("the LX 200 order": as typed, "the LX-200 order")
     return 0, ""
 
 
