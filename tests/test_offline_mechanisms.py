@@ -4821,3 +4821,18 @@ def test_a_dictated_question_reads_as_typed():
     question = "how many ZR 5 mixers did the Hollin bakery buy in 2021?"
     calls = decide(conversation(question, []), [SEARCH]).tool_calls
     assert any("ZR-5" in args["query"] for _, args in calls)
+
+
+@pytest.mark.parametrize("question", [
+    "What were total ferry ticket sales in Q1 and Q2 2021, how do they compare with Q1 and Q2 2020, and what was the "
+    "growth rate?",
+    "Sum Q1 and Q2 ferry ticket sales for 2020 and for 2021, then show the growth rate.",
+])
+def test_the_same_quarters_of_two_years_are_summed_per_year_then_compared(question: str):
+    asked = analyse(question)
+    assert set(asked.sides) == {"Q1 2021 + Q2 2021", "Q1 2020 + Q2 2020"} and asked.operation == "percent change"
+    sales = {"Q1 2020": "12.5", "Q2 2020": "12.6", "Q1 2021": "14.0", "Q2 2021": "14.1"}
+    passages = "\n\n".join(f"[R{i}] Ferry report {period}\nFerry ticket sales in {period} were ${value}M."
+                           for i, (period, value) in enumerate(sales.items()))
+    _, decision = _run_with_calculator(question, lambda query: passages)
+    assert "($14.0M + $14.1M = $28.1M)" in decision.content and "or 12.0%" in decision.content

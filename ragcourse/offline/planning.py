@@ -575,8 +575,9 @@ class Policy:
     @staticmethod
     def _monthly(side: str, measure: str, blocks: list[Block], unit: str | None) -> Quantity | None:
         """A quarter's figure as its three months added up, when each month's figure was found, in one unit."""
-        known = [q for month in months_of(side) if (q := find_quantity(month, measure, blocks, frozenset(), unit))]
-        one_each = len({(q.sentence.text, q.text) for q in known}) == 3 and len({q.unit for q in known}) == 1
+        pieces = months_of(side)
+        known = [q for month in pieces if (q := find_quantity(month, measure, blocks, frozenset(), unit))]
+        one_each = len({(q.sentence.text, q.text) for q in known}) == len(pieces) > 1 and len({q.unit for q in known}) == 1
         return summed(side, known) if one_each else None
 
     def _unlike(self, side: str) -> frozenset[str]:
@@ -2028,6 +2029,8 @@ class Policy:
         if self.q.operation == "average" and quantities:  # an average of "$15.9M"s is "$14.8M", not "$14.77M"
             decimals = max(1, *(len(x.plain.partition(".")[2]) for x in quantities.values()))
         result = _grouped(_rounded(calculation_result(call.result or ""), decimals))
+        if decimals == 1 and "." not in result and _value(calculation_result(call.result or "") or result) != _value(result):
+            result = f"{result}.0"  # 11.97 to one place is "12.0", not the exact-looking "12"
         pair = self.ordered_pair(quantities)
 
         def label(side: str) -> str:

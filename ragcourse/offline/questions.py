@@ -488,7 +488,7 @@ class Question:
         """One specific search per compared side (and measure); for a quarter that is the sum of its months, one
         per month, and one for the quarter itself (a figure reported only by quarter is found there)."""
         return [self.side_query(part, measure) for measure in self.measured for side in self.sides
-                for part in ([*months_of(side), side] if self.monthly else [side])]
+                for part in ([*months_of(side), *([side] if " + " not in side else [])] if self.monthly else [side])]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
@@ -544,12 +544,34 @@ class Question:
 
 
 def months_of(side: str) -> list[str]:
-    """The three months of a quarter side ("Q3 2024" -> "July 2024", ...); any other side stays itself."""
+    """The periods a summed side adds up: the three months of a quarter ("Q3 2024" -> "July 2024", ...), the
+    quarters of a half written out ("Q1 2024 + Q2 2024"); any other side stays itself."""
+    if " + " in side:
+        return side.split(" + ")
     found = find_periods(side)
     if len(found) != 1 or found[0].kind != "quarter" or not found[0].year:
         return [side]
     quarter = found[0]
     return [f"{MONTHS[m - 1].capitalize()} {quarter.year}" for m in range(3 * quarter.number - 2, 3 * quarter.number + 1)]
+
+
+def _grouped_periods(sides: list[str], periods: list[Period]) -> list[str]:
+    """The sides as one sum per year, when they are the same quarters or months of two or more years ("Q1 2024",
+    "Q2 2024", "Q1 2023", "Q2 2023" -> "Q1 2024 + Q2 2024", "Q1 2023 + Q2 2023"), or those of one year asked for
+    several ("Q1 and Q2 for 2023 and for 2024"); else nothing."""
+    found = [find_periods(side) for side in sides]
+    if len(sides) < 2 or not all(len(f) == 1 and f[0].kind in ("quarter", "month") and f[0].year for f in found):
+        return []
+    years = list(dict.fromkeys(f[0].year for f in found))
+    asked_years = list(dict.fromkeys(p.year for p in periods if p.kind == "year" and p.year))
+    if len(years) == 1 and len(asked_years) >= 2 and years[0] in asked_years:  # "... for 2023 and for 2024"
+        kind, numbers = found[0][0].kind, [f[0].number for f in found]
+        return [" + ".join(Period(year, kind, n).text for n in numbers) for year in asked_years]
+    groups = {year: [f[0] for f in found if f[0].year == year] for year in years}
+    numbers = {tuple(sorted((p.kind, p.number) for p in group)) for group in groups.values()}
+    if len(groups) < 2 or len(numbers) != 1 or len(next(iter(groups.values()))) < 2:
+        return []
+    return [" + ".join(p.text for p in sorted(group, key=lambda p: p.sort_key())) for group in groups.values()]
 
 
 def period_phrase(periods: list[Period]) -> str:
@@ -666,7 +688,10 @@ def _subject(clause: str, sides: list[str]) -> str:
                     r"(?=\s+(?:is|are|was|were|has|have|had|in|for|at|on|to|and|or|vs|versus|than)\b|\s*[,?.;:—–]|$)", r"\1",
                     clause)  # "the market-adjustment part of the pay review": the market adjustment
     clause = _rate_joined(clause)
-    clause = re.sub(r"\bQ[1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
+    # ("the growth rate": how the sums compare, not a rate measured; "in light of the reports": where to look)
+    clause = re.sub(r"\b(?:growth|change)\s+rate\b|\brate\s+of\s+(?:growth|change)\b|\bin\s+light\s+of\b", " ", clause,
+                    flags=re.I)
+    clause = re.sub(r"\b[QH][1-4]\b|\b(?:19|20)\d{2}\b", " ", normalise_periods(clause))
     # "from 42.1% to 45.2%": figures the question gives are not what is measured; a version ("3.4.0") names a thing
     clause = NUMBER.sub(lambda m: m[0] if re.match(r"\.\d", clause[m.end():m.end() + 2]) else " ", clause)
     return " ".join(dict.fromkeys(_singular(w) for w in key_phrase(clause, NOT_MEASURED).split()))
@@ -1893,6 +1918,9 @@ def analyse(question: str, today: date | None = None) -> Question:
             Period(p.year, "month", m).text for p in periods if p.kind == "quarter" and p.year
             for m in range(p.number * 3 - 2, p.number * 3 + 1)}:  # "orders placed in Q4 (Oct to Dec)": one period
         sides = []
+    grouped = _grouped_periods(sides, periods) if total and not asks_orders(asked_clauses) else []
+    if grouped:  # "total revenue in Q1 and Q2 2024 vs Q1 and Q2 2023", "sum Q1 and Q2 for 2023 and for 2024": each
+        sides, measures, operations = grouped, (), ()  # year's periods added up, then the sums compared
     operation = _operation(text, sides, total)
     if operation == "percentage-point change" and re.search(r"\bshare of\b", main, re.I) and "share" not in subject:
         subject = f"{subject} share"  # "the subscriptions' share of revenue, 2023 vs 2024": the share is measured
@@ -1900,7 +1928,7 @@ def analyse(question: str, today: date | None = None) -> Question:
             and not asks_orders(asked_clauses) and len(months_of(periods[0].text)) == 3:
         sides = months_of(periods[0].text)  # "the Q4 total, and the average per month": its three months
     compared = bool(_COMPARISON.search(text) or _DIFFERENCE.search(text))  # ("..., and how far down is that on Q3?")
-    monthly = len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out or re.search(  # ("Q4 vs Q3 -
+    monthly = bool(grouped) or len(sides) == 2 and bool(_MONTHS_SUMMED.search(text) or spelled_out or re.search(  # ("Q4 vs Q3 -
         r"\btotals?\b", text, re.I) and compared) and all(  # totals and % drop?": each side's total)
         len(months_of(s)) == 3 for s in sides)
     if operation == "sum" and (spelled_out or monthly and compared):  # "add up Oct, Nov and Dec and
