@@ -4836,3 +4836,10 @@ def test_the_same_quarters_of_two_years_are_summed_per_year_then_compared(questi
                            for i, (period, value) in enumerate(sales.items()))
     _, decision = _run_with_calculator(question, lambda query: passages)
     assert "($14.0M + $14.1M = $28.1M)" in decision.content and "or 12.0%" in decision.content
+
+
+def test_the_web_is_public_as_a_place_to_look_not_as_a_thing_paid_for():
+    assert not analyse("Over a school year, how much do teachers get in total from the laptop grant and the internet "
+                       "stipend?").public
+    assert analyse("What does the web say about the Harbin ferry timetable?").public
+    assert analyse("Can you search the internet for the new ferry fares?").public

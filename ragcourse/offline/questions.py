@@ -239,7 +239,10 @@ _NEW_AGAINST_DATED = re.compile(r"\b(?:new|newer|latest)\b[^?;]*\b(?:than|compar
                                 r"versus|against)\s+(?:the|our)\s+(?:new|newer|latest)\b", re.I)
 _PUBLIC = re.compile(r"\b(public(?:ly)?|markets?|competitors?|competition|competing|regulators?|regulations?|"
                      r"regulatory|government|authorit(?:y|ies)|laws?|legislation|industry|news|press|analysts?|"
-                     r"internet|web|online|state (?:insurance|department|agency)|"
+                     # the web as where to look, not a thing the company pays for ("the internet stipend")
+                     r"(?:on|from|in|via|across|search\w*)\s+(?:the\s+)?(?:internet|web)|web\s*(?:sites?|pages?|search)|"
+                     r"the\s+(?:internet|web)\s+(?:says?|said|shows?)|"
+                     r"online|state (?:insurance|department|agency)|"
                      # a rule set outside the company, and market prices: "the new European rule", "EUR/USD"
                      r"(?:eu|european|federal|national|international|statutory)\s+(?:\w+\s+)?(?:rules?|standards?|directives?)|"
                      r"exchange rates?|currenc(?:y|ies)|fx|(?-i:[A-Z]{3}/[A-Z]{3}))\b", re.I)
