@@ -110,7 +110,7 @@ _AGREEMENT_TAG = re.compile(r"((?:^|(?<=[.!?]\s))(?!(?:is|are|was|were|do|does|d
 
 def correct(text: str) -> str:
     """``text`` with misspelt or abbreviated grammar words fixed ("the budgetted cost" -> "the budgeted cost")."""
-    text = dictated(spell_out(text))
+    text = spell_out(text)
     text = re.sub(rf"\b({'|'.join(ABBREVIATIONS)})\b\.?", lambda m: m[0] if m[1].lower() in _LABELLED and _LABEL_AFTER.match(
         text, m.end()) or m[1].lower() in _LOWER_ONLY and (not m[1].islower() or text[m.end():m.end() + 1] in "-'’")
         else ABBREVIATIONS[m[1].lower()], text, flags=re.I)
@@ -126,7 +126,7 @@ def correct(text: str) -> str:
     # "..., and also how much is ...?": "also" before a second question adds nothing to what is asked
     text = re.sub(r"\band\s+also\s+(?=(?:how|what|which|who|when|where|why|is|are|was|were|does|do|did|can|has|have)\b)",
                   "and ", text, flags=re.I)
-    return re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), spoken_numbers(text))
+    return dictated(re.sub(r"[A-Za-z]+", lambda m: _corrected_word(m[0]), spoken_numbers(text)))  # ("LX two hundred")
 
 
 _UNITS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
