@@ -4844,3 +4844,11 @@ def test_the_web_is_public_as_a_place_to_look_not_as_a_thing_paid_for():
                        "stipend?").public
     assert analyse("What does the web say about the Harbin ferry timetable?").public
     assert analyse("Can you search the internet for the new ferry fares?").public
+
+
+@pytest.mark.parametrize("count", ["28 people", "28 ppl"])
+def test_people_are_counted_at_a_price_per_person(count: str):
+    question = f"Museum visit with the class, {count} in all - what will the museum charge us?"
+    passage = "[museum.md] Museum visits — School groups\nSchool groups pay a museum charge of $12 per person."
+    observed, _ = _run_with_calculator(question, lambda query: passage)
+    assert ("compute", {"expression": "28 * 12"}) in [(name, args) for name, args, _ in observed]

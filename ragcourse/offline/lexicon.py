@@ -67,7 +67,7 @@ ABBREVIATIONS = {"avg": "average", "pct": "percent", "qty": "quantity", "yr": "y
                  "csat": "customer satisfaction", "qoq": "quarter-on-quarter", "sla": "service level agreement",
                  "lds": "liquidated damages", "wfh": "work from home", "pto": "paid time off", "infra": "infrastructure",
                  "mtg": "meeting", "msa": "master agreement", "u": "you", "ur": "your",
-                 "arr": "annual recurring revenue", "tech": "technical"}
+                 "arr": "annual recurring revenue", "tech": "technical", "ppl": "people", "pax": "people"}
 #: Short forms read in full only as typed in lower case and standing alone: chat's "can u", not "a U-bend" or "Grade U".
 _LOWER_ONLY = frozenset({"u", "ur"})
 

@@ -55,7 +55,15 @@ from .currency import currency_of, find_rate, mentions, symbol_of
 from .dates import fill_years, today_from
 from .daycount import counted_back, dates_in, notice_period, written
 from .describing import descriptions, named, resolve, title_party
-from .lexicon import COUNT_WORD, MONEY_MEASURES, dictated, expected_unit, number_word, similarity, spoken_numbers
+from .lexicon import (
+    COUNT_WORD,
+    MONEY_MEASURES,
+    correct,
+    dictated,
+    expected_unit,
+    number_word,
+    similarity,
+)
 from .messages import Block, canonical_json, content_text, parse_blocks, system_text
 from .observations import (
     MIN_MEANING,
@@ -311,6 +319,16 @@ _ASKS_PENALTY = re.compile(r"\b(?:penalt(?:y|ies)|liquidated damages|damages|ded
 #: "would they be entitled to damages", "are we owed a penalty": whether a sum is due, not what a clause says.
 _ASKS_ENTITLED = re.compile(r"\b(?:entitled|owed?|due)\b[^?]*\b(?:penalt(?:y|ies)|damages)\b", re.I)
 _ASKS_LATE = re.compile(r"\blate\b|\bdelay\w*|\bafter (?:the |their |its )?(?:promised|expected|agreed)", re.I)
+
+
+#: Plurals that are other words: "6 people" at "$90 per person".
+_IRREGULAR_PLURALS = {stem(plural): stem(one) for plural, one in (("people", "person"), ("men", "man"), ("women", "woman"),
+                                                                   ("children", "child"), ("feet", "foot"))}
+
+
+def _one_thing(counted: list[str], rated: list[str]) -> bool:
+    """Whether a counted thing and a thing priced per one are the same ("people" and "person")."""
+    return bool(counted) and [_IRREGULAR_PLURALS.get(t, t) for t in counted] == [_IRREGULAR_PLURALS.get(t, t) for t in rated]
 
 
 def _in_days(text: str) -> str:
@@ -954,8 +972,9 @@ class Policy:
 
     @cached_property
     def _spoken_text(self) -> str:
-        """The whole question, scene included, with its numbers in figures ("two hundred forty gateways": 240)."""
-        return spoken_numbers(self.question_text)
+        """The whole question, scene included, with its numbers in figures ("two hundred forty gateways": 240) and
+        its short forms in full ("6 ppl": 6 people)."""
+        return correct(self.question_text)
 
     @property
     def _value_stated(self) -> str:
@@ -1055,7 +1074,7 @@ class Policy:
                 for count, thing in counts:
                     if not thing or thing[0] in found:
                         continue
-                    if thing == terms(rate[2])[:1]:
+                    if _one_thing(thing, terms(rate[2])[:1]):
                         listed = self._listed_things.get(thing[0], []) if counts == self._listed_counts else []
                         found[thing[0]] = count, rate[1], rate[2], ("the records list " + ", ".join(  # "ORD-1 (6), ..."
                             f"{name} ({plain_number(n)})" for name, n in listed) + "; ") if listed else ""
