@@ -4818,6 +4818,7 @@ def test_a_dictated_question_reads_as_typed():
                     "want?")
     assert "ZR-5" in asked.query and "DN50" in asked.text and asked.text.startswith("Why") and asked.cause
     assert analyse("What were sales in FY 2021 and Q3 2021 in USD 5,000 steps?").text.count("-") == 0
+    assert "A-3" not in analyse("A 3-year lease or A 12 month one - which costs less per month?").text
     assert "ZR-200" in analyse("how many ZR two hundred mixers did the Hollin bakery buy in 2021?").query
     question = "how many ZR 5 mixers did the Hollin bakery buy in 2021?"
     calls = decide(conversation(question, []), [SEARCH]).tool_calls

@@ -592,7 +592,8 @@ class Policy:
 
     @staticmethod
     def _monthly(side: str, measure: str, blocks: list[Block], unit: str | None) -> Quantity | None:
-        """A quarter's figure as its three months added up, when each month's figure was found, in one unit."""
+        """A summed side's figure: a quarter's three months (or a year's quarters, "Q1 2024 + Q2 2024") added up,
+        when each piece's figure was found, in one unit."""
         pieces = months_of(side)
         known = [q for month in pieces if (q := find_quantity(month, measure, blocks, frozenset(), unit))]
         one_each = len({(q.sentence.text, q.text) for q in known}) == len(pieces) > 1 and len({q.unit for q in known}) == 1
