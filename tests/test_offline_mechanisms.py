@@ -4853,3 +4853,16 @@ def test_people_are_counted_at_a_price_per_person(count: str):
     passage = "[museum.md] Museum visits — School groups\nSchool groups pay a museum charge of $12 per person."
     observed, _ = _run_with_calculator(question, lambda query: passage)
     assert ("compute", {"expression": "28 * 12"}) in [(name, args) for name, args, _ in observed]
+
+
+def test_a_measure_held_by_one_party_is_compared_with_those_of_the_others_and_the_spread_is_a_share_of_the_top():
+    question = ("How does the yearly berth fee agreed with Kelp Marina compare with those agreed with Dunmore Quay and "
+                "Harrow Bay, and by how much, in dollars and as a percentage of the highest fee, is the lowest of the "
+                "three below the highest?")
+    assert analyse(question).sides == ("Kelp Marina", "Dunmore Quay", "Harrow Bay")
+    fees = {"Kelp Marina": "$800", "Dunmore Quay": "$950", "Harrow Bay": "$1,000"}
+    passages = "\n\n".join(f"[B{i}] Berth agreement — {name}\nThe berth fee is {fee} per berth per year."
+                           for i, (name, fee) in enumerate(fees.items()))
+    observed, decision = _run_with_calculator(question, lambda query: passages)
+    assert ("compute", {"expression": "(1000 - 800) / 1000 * 100"}) in [(name, args) for name, args, _ in observed]
+    assert "a spread of $200, or 20% of the highest" in decision.content

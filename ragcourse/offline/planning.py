@@ -782,7 +782,12 @@ class Policy:
                 return f"({' + '.join(x.plain for x in found)}) / {len(found)}"
             ranked = sorted(found, key=lambda x: x.value, reverse=operation == "max")
             if SPREAD.search(self.q.text):  # "how big is the spread": the largest against the smallest
-                return f"{ranked[0].plain} - {ranked[-1].plain}"
+                top, bottom = (ranked[0], ranked[-1]) if operation == "max" else (ranked[-1], ranked[0])
+                named = _AS_PERCENT_OF.search(self.q.text)  # ("... in dollars and as a percentage of the highest")
+                if named:
+                    base = bottom if re.search(r"\b(?:lowest|smallest|cheapest|least)\b", named["of"], re.I) else top
+                    return f"({top.plain} - {bottom.plain}) / {base.plain} * 100"
+                return f"{top.plain} - {bottom.plain}"
             return f"{ranked[0].plain} - {ranked[1].plain}" if operation == "max" else f"{ranked[1].plain} - {ranked[0].plain}"
         pair = self.ordered_pair(quantities)
         return self.total_expression(quantities) or (self.expression(pair, self._percent_base(quantities)) if pair
@@ -2162,8 +2167,15 @@ class Policy:
             return f"{listed} add up to {total}; their average is {value} ({call.result.strip()})."
         ranked = sorted(found, key=lambda x: x.value, reverse=self.q.operation == "max")
         if SPREAD.search(self.q.text):  # "... and how big is the spread?": the top and the bottom
-            return (f"{label(ranked[0].side)} has the highest value ({ranked[0].text}) and {label(ranked[-1].side)} the "
-                    f"lowest ({ranked[-1].text}), a spread of {value}; compared: {listed} ({call.result.strip()}).")
+            ordered = sorted(found, key=lambda x: -x.value)
+            top, bottom = ordered[0], ordered[-1]
+            if "/" in call.text:  # "... as a percentage of the highest": the gap, then its share
+                gap = round(top.value - bottom.value, 6)
+                gap_text = _money(gap, unit) if unit.startswith("$") else f"{_grouped(_rounded(str(gap), 2))}{unit}"
+                of = "lowest" if call.text.endswith(f"/ {bottom.plain} * 100") else "highest"
+                value = f"{gap_text}, or {_grouped(_rounded(result.replace(',', ''), 1))}% of the {of}"
+            return (f"{label(top.side)} has the highest value ({top.text}) and {label(bottom.side)} the "
+                    f"lowest ({bottom.text}), a spread of {value}; compared: {listed} ({call.result.strip()}).")
         word = "highest" if self.q.operation == "max" else "lowest"
         return (f"{label(ranked[0].side)} has the {word} value ({ranked[0].text}), {value} "
                 f"{'more' if self.q.operation == 'max' else 'less'} than {label(ranked[1].side)} ({ranked[1].text}); "

@@ -846,6 +846,12 @@ _PAIRED_MEASURES = re.compile(rf"(?:^|[-–—:]\s+|\b(?:do|does|did|are|were|is
                               r"(?:(?:now|today|currently)\s+)?(?:vs\.?|versus|compare\w*|chang\w*|differ\w*|stack)\b")
 
 
+#: "how does the fee agreed with A compare with those agreed with B and C", "... charged to A compare with that
+#: charged to B": the measure held by one side, then the same measure of the others.
+_COMPARE_WITH_THOSE = re.compile(r"\b(?:with|for|to|by|in|under|from)\s+(?:the\s+)?(?P<a>[A-Z][^,;?]*?)\s+compare\s+"
+                                 r"(?:with|to|against)\s+(?:that|those|the ones?)\s+(?:[a-z]+ed\s+)?"
+                                 r"(?:with|for|to|by|in|under|from)\s+(?:the\s+)?(?P<rest>[A-Z][^;?]*?)"
+                                 r"(?=\s*(?:[?;]|,\s*(?:and\s+)?(?:by|how|what|which|who|when|is|are|in)\b|$))")
 #: "how do A and B compare", "how does A and B's X compare": the two sides before the verb.
 _HOW_DO_COMPARE = re.compile(r"\bhow\s+(?:do|does|did)\s+(?:the\s+|our\s+)?([^,;?]+?)\s+and\s+(?:the\s+|our\s+)?([^,;?]+?)"
                              r"\s+compare\b", re.I)
@@ -865,6 +871,11 @@ def _joined(clause: str) -> list[str]:
 
 def _versus(clause: str) -> list[str]:
     """The two sides of "A vs B", "between A and B", "compare A with B" in the piece of the clause that holds them."""
+    held = _COMPARE_WITH_THOSE.search(clause)
+    if held:  # "how does the fee agreed with A compare with those agreed with B and C?": A, B and C
+        others = [key_phrase(x) for x in re.split(r",\s*(?:and\s+)?|\s+and\s+", held["rest"])]
+        if all(others) and key_phrase(held["a"]):
+            return [key_phrase(held["a"]), *others]
     how = _HOW_DO_COMPARE.search(clause)
     if how and key_phrase(how[1]) and key_phrase(how[2]):  # "how do the outage of August and the incident of
         return [key_phrase(how[1]), key_phrase(how[2])]  # November compare in terms of ...?"
@@ -1202,8 +1213,9 @@ def _operation(text: str, sides: list[str], total: bool) -> str:
 
 
 #: The largest against the smallest: "how big is the spread", "than the lowest of the three", "between the top and the
-#: bottom", "the gap between the highest and the lowest".
+#: bottom", "the gap between the highest and the lowest", "is the lowest of the three below the highest".
 SPREAD = re.compile(r"\bthan the (?:lowest|smallest|cheapest|least|bottom|worst|slowest|weakest)\b|\bspread\b|"
+                    r"\b(?:lowest|smallest|cheapest)\b[^?;]*\b(?:below|under)\s+the\s+(?:highest|largest|dearest|top)\b|"
                     r"\b(?:top|highest|best|biggest|largest) and (?:the )?(?:bottom|lowest|worst|smallest)\b|"
                     r"\b(?:gap|difference)\s+between\s+the\s+(?:highest|lowest|top|bottom|cheapest|dearest|most|least)\b",
                     re.I)
