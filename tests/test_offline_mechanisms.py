@@ -18,7 +18,7 @@ from ragcourse.calculator import evaluate
 from ragcourse.offline.answering import answer, score, select, sentences_of
 from ragcourse.offline.daycount import counted_back, dates_in, notice_period
 from ragcourse.offline.describing import descriptions, resolve
-from ragcourse.offline.lexicon import correct
+from ragcourse.offline.lexicon import correct, dictated
 from ragcourse.offline.messages import Block, parse_blocks
 from ragcourse.offline.observations import find_quantity
 from ragcourse.offline.planning import decide
@@ -4819,6 +4819,7 @@ def test_a_dictated_question_reads_as_typed():
     assert "ZR-5" in asked.query and "DN50" in asked.text and asked.text.startswith("Why") and asked.cause
     assert analyse("What were sales in FY 2021 and Q3 2021 in USD 5,000 steps?").text.count("-") == 0
     assert "A-3" not in analyse("A 3-year lease or A 12 month one - which costs less per month?").text
+    assert dictated("Did the ferry NPS 40 of 2020 rise?") == "Did the ferry NPS 40 of 2020 rise?"  # (a score)
     assert "ZR-200" in analyse("how many ZR two hundred mixers did the Hollin bakery buy in 2021?").query
     question = "how many ZR 5 mixers did the Hollin bakery buy in 2021?"
     calls = decide(conversation(question, []), [SEARCH]).tool_calls

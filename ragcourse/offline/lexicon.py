@@ -82,10 +82,10 @@ _CONTRACTION = re.compile(r"\b(what|who|where|how|which|when)['’]?s\b", re.I)
 
 
 #: A code spoken with a space, as dictation writes it: "LX 200", "ORD 24840", "AG 115" (the documents write "LX-200").
-#: Periods ("Q3 2024", "FY 2024"), currencies ("USD 5,000"), "A 3-year term" and the notations written closed ("DN 600"
-#: is "DN600", "IP 68" is "IP68") are no such codes.
-_SPOKEN_CODE = re.compile(r"\b(?!(?:Q|H|FY|CY|USD|EUR|GBP|MYR)\s)([A-Z]{2,4}|(?![AI]\b)[A-Z])\s(\d{1,5})\b(?![.,]\d|\s*%|-)")
-_CLOSED_NOTATION = frozenset({"DN", "IP", "PN", "NPS", "M"})
+#: Periods ("Q3 2024", "FY 2024"), currencies ("USD 5,000"), a score ("NPS 40"), "A 3-year term" and the notations
+#: written closed ("DN 600" is "DN600", "IP 68" is "IP68") are no such codes.
+_SPOKEN_CODE = re.compile(r"\b(?!(?:Q|H|FY|CY|USD|EUR|GBP|MYR|NPS)\s)([A-Z]{2,4}|(?![AI]\b)[A-Z])\s(\d{1,5})\b(?![.,]\d|\s*%|-)")
+_CLOSED_NOTATION = frozenset({"DN", "IP", "PN", "M"})
 #: A question run on from the sentence before it, as dictation writes it: "... was delayed Why is it ...?",
 #: "... compare with Q3 2023 Give the delta ...": a capitalised question word or request after a word.
 _RUN_ON = re.compile(r"(?<=[a-z\d%)])\s+(?=(?:Why|What|How|Which|Who|Whose|When|Where|Is|Are|Was|Were|Does|Do|Did|Can|"

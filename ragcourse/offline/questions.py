@@ -491,7 +491,7 @@ class Question:
         """One specific search per compared side (and measure); for a quarter that is the sum of its months, one
         per month, and one for the quarter itself (a figure reported only by quarter is found there)."""
         return [self.side_query(part, measure) for measure in self.measured for side in self.sides
-                for part in ([*months_of(side), *([side] if " + " not in side else [])] if self.monthly else [side])]
+                for part in ([*months_of(side), *([side] if SUMMED not in side else [])] if self.monthly else [side])]
 
     def cause_query(self, direction: str = "") -> str:
         """The search for the reasons, e.g. "reasons for the Q3 2024 gross margin increase"."""
@@ -546,11 +546,15 @@ class Question:
         return list(dict.fromkeys(q for q in queries if q))
 
 
+#: How a side that is several periods added up is written: "Q1 2024 + Q2 2024".
+SUMMED = " + "
+
+
 def months_of(side: str) -> list[str]:
     """The periods a summed side adds up: the three months of a quarter ("Q3 2024" -> "July 2024", ...), the
     quarters of a half written out ("Q1 2024 + Q2 2024"); any other side stays itself."""
-    if " + " in side:
-        return side.split(" + ")
+    if SUMMED in side:
+        return side.split(SUMMED)
     found = find_periods(side)
     if len(found) != 1 or found[0].kind != "quarter" or not found[0].year:
         return [side]
@@ -569,12 +573,12 @@ def _grouped_periods(sides: list[str], periods: list[Period]) -> list[str]:
     asked_years = list(dict.fromkeys(p.year for p in periods if p.kind == "year" and p.year))
     if len(years) == 1 and len(asked_years) >= 2 and years[0] in asked_years:  # "... for 2023 and for 2024"
         kind, numbers = found[0][0].kind, [f[0].number for f in found]
-        return [" + ".join(Period(year, kind, n).text for n in numbers) for year in asked_years]
+        return [SUMMED.join(Period(year, kind, n).text for n in numbers) for year in asked_years]
     groups = {year: [f[0] for f in found if f[0].year == year] for year in years}
     numbers = {tuple(sorted((p.kind, p.number) for p in group)) for group in groups.values()}
     if len(groups) < 2 or len(numbers) != 1 or len(next(iter(groups.values()))) < 2:
         return []
-    return [" + ".join(p.text for p in sorted(group, key=lambda p: p.sort_key())) for group in groups.values()]
+    return [SUMMED.join(p.text for p in sorted(group, key=lambda p: p.sort_key())) for group in groups.values()]
 
 
 def period_phrase(periods: list[Period]) -> str:
@@ -664,8 +668,7 @@ def _subject(clause: str, sides: list[str]) -> str:
         clause = re.sub(rf"{re.escape(side)}(?:\s+[a-z][\w-]*){{0,2}}?\s+(?:sets?|gives?|says?|states?|specif(?:y|ies))\b",
                         side, clause)
         # "the VX-9 price we're seeing in quotes": where the side was met is not what is measured
-        clause = re.sub(rf"{re.escape(side)}\s+(?:that\s+|which\s+)?(?:we|they|you|I)(?:['’](?:re|ve|d|ll)\b|\s+(?=[a-z]))"
-                        r"[^,;:?—–]*?(?=\s[-–—]\s|[,;:?—–]|$)", side, clause)
+        clause = re.sub(rf"{re.escape(side)}{_PRONOUN_LEAD}[^,;:?—–]*?(?=\s[-–—]\s|[,;:?—–]|$)", side, clause)
         clause = clause.replace(side, " ")
     # "more accurate", "hotter": a graded adjective names the measure ("accuracy", "temperature")
     clause = re.sub(r"\b(?:(?:more|less|most|least)\s+([a-z]+)|([a-z]+(?:er|est)))\b",
@@ -825,7 +828,15 @@ _THE_ONE_IN = re.compile(r"^(?:(?:(?:the\s+)?ones?|that|those)\s+)?(?:in|of|for|
 #: "the VX-9 price we're seeing in quotes": after a name, a clause whose subject is a pronoun says where the side was
 #: met, not which side it is ("the extra discount we approved for tenders" is named by its clause).
 _NAME_OR_CODE = re.compile(r"(?<![.?!]\s)\b[A-Z][\w&-]+|\b[A-Za-z]+-?\d[\w-]*")
-_PRONOUN_CLAUSE = re.compile(r"(?<=\w)\s+(?:that\s+|which\s+)?(?:we|they|you|I)(?:['’](?:re|ve|d|ll)\b|\s+(?=[a-z]))\s*.*$")
+_PRONOUN_LEAD = r"\s+(?:that\s+|which\s+)?(?:we|they|you|I)(?:['’](?:re|ve|d|ll)\b|\s+(?=[a-z]))"
+_PRONOUN_CLAUSE = re.compile(rf"(?<=\w){_PRONOUN_LEAD}\s*.*$")
+
+
+def _named_side(phrase: str) -> str:
+    """A compared side without a pronoun clause after its name ("the VX-9 price we're seeing in quotes" -> "the VX-9
+    price"); a side without a name keeps its clause, which is what names it."""
+    bare = _PRONOUN_CLAUSE.sub("", phrase)
+    return bare if _NAME_OR_CODE.search(bare) else phrase
 
 
 #: "compare with B on X and Y", "compared in terms of X and Y", "what changed on X and Y", "stacks up on X + Y": the
@@ -917,8 +928,7 @@ def _versus(clause: str) -> list[str]:
         dated = find_periods(b if _NOW_WORD.search(a) else a)
         if len(dated) == 1:
             return ["now", dated[0].text] if _NOW_WORD.search(a) else [dated[0].text, "now"]
-    a, b = (_PRONOUN_CLAUSE.sub("", side) if _NAME_OR_CODE.search(_PRONOUN_CLAUSE.sub("", side)) else side for side in (a, b))
-    return [key_phrase(a), key_phrase(b)]
+    return [key_phrase(_named_side(a)), key_phrase(_named_side(b))]
 
 
 #: Two names that share one head noun: "the Tarn and Harwick contracts", "the Tarn agreement and the Harwick agreement".
